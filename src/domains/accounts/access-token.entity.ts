@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from './account.entity.ts';
+
+export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+export const AccessToken = defineEntity({
+  name: 'AccessToken',
+  tableName: 'access_tokens',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    kind: p.enum(TOKEN_KINDS).default('pat'),
+    name: p.string().length(200),
+    /** SHA-256 of the full token; the token itself is shown once and never stored. */
+    tokenHash: p.string().length(64).unique(),
+    /** First characters of the token, enough for a person to recognise it in a list. */
+    displayPrefix: p.string().length(24),
+    scopes: p.array(),
+    expiresAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type AccessToken = InferEntity<typeof AccessToken>;

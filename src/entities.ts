@@ -1,0 +1,6 @@
+import { AccessToken } from './domains/accounts/access-token.entity.ts';
+import { Account } from './domains/accounts/account.entity.ts';
+import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
+
+/** Every entity the ORM knows; a domain adds its entities here. */
+export const entities = [Account, AccessToken, CreditTransaction];

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (protocols: string[]) =>
+  z.url().refine((v) => protocols.includes(new URL(v).protocol.replace(':', '')), {
+    message: `must use ${protocols.join(' or ')}`,
+  });
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: url(['http', 'https']).optional(),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: url(['redis', 'rediss']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHIQL: bool.optional(),
+  OUTBOUND_ALLOW_PRIVATE: bool.default(false),
+});
+
+type RawConfig = z.infer<typeof configSchema>;
+
+export interface AppConfig extends Omit<RawConfig, 'PUBLIC_URL'> {
+  /** The app URL ({app_url}); `{base_url}` is `${PUBLIC_URL}/v1`. */
+  PUBLIC_URL: string;
+  GRAPHIQL: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates settings; a bad value stops start-up with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  const port = raw.PORT;
+  return {
+    ...raw,
+    PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    GRAPHIQL: raw.GRAPHIQL ?? raw.NODE_ENV !== 'production',
+  };
+}
+
+export function baseUrl(config: Pick<AppConfig, 'PUBLIC_URL'>): string {
+  return `${config.PUBLIC_URL}/v1`;
+}

