@@ -12,7 +12,9 @@ const orm = await MikroORM.init(ormConfig(url, 2));
 try {
   if (command === 'create') {
     const result = await orm.migrator.create(undefined, false, false, name);
-    console.log(result.fileName ? `wrote ${result.fileName}: list it in src/migrations/index.ts` : 'no changes');
+    console.log(
+      result.fileName ? `wrote ${result.fileName}: list it in src/migrations/index.ts` : 'no changes',
+    );
   } else if (command === 'check') {
     const changed = await orm.migrator.checkSchema();
     if (changed) {

@@ -1,4 +1,6 @@
 import { Migration20261122073154_initial } from './Migration20261122073154_initial.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
-export const migrationsList = [{ name: 'Migration20261122073154_initial', class: Migration20261122073154_initial }];
+export const migrationsList = [
+  { name: 'Migration20261122073154_initial', class: Migration20261122073154_initial },
+];

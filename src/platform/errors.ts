@@ -50,9 +50,11 @@ export const invalidRequest = (message: string, details?: ErrorDetail[], code = 
 export const unauthenticated = (message = 'A valid bearer token is required.', code = 'invalid_token') =>
   new AppError('authentication_error', code, message);
 
-export const forbidden = (message: string, code = 'forbidden') => new AppError('permission_error', code, message);
+export const forbidden = (message: string, code = 'forbidden') =>
+  new AppError('permission_error', code, message);
 
-export const notFound = (message: string, code = 'not_found') => new AppError('not_found_error', code, message);
+export const notFound = (message: string, code = 'not_found') =>
+  new AppError('not_found_error', code, message);
 
 export const conflict = (message: string, code = 'conflict') => new AppError('conflict_error', code, message);
 

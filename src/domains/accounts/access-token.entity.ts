@@ -9,7 +9,10 @@ export const AccessToken = defineEntity({
   name: 'AccessToken',
   tableName: 'access_tokens',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     kind: p.enum(TOKEN_KINDS).default('pat'),
     name: p.string().length(200),

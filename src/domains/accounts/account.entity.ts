@@ -5,7 +5,10 @@ export const Account = defineEntity({
   name: 'Account',
   tableName: 'accounts',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     email: p.string().length(320).unique(),
     firstName: p.string().length(200).nullable(),
     lastName: p.string().length(200).nullable(),

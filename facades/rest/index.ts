@@ -1,0 +1,34 @@
+import express, { type Request, type Response, Router } from 'express';
+import { match } from 'path-to-regexp';
+import type { AppServices } from '../../schema/services.ts';
+import { sendError } from './errors.ts';
+import type { RestRoute } from './route.ts';
+import { compileRoutes, createRestRouter } from './router.ts';
+import { restRoutes } from './routes/index.ts';
+
+/** The /v1 surface: the route table, plus answers for unknown paths and wrong methods in the envelope. */
+export function createRestApi(app: AppServices, routes: RestRoute[] = restRoutes): Router {
+  const api = Router();
+  api.use(express.json({ limit: '6mb' }));
+  api.use(createRestRouter(app, compileRoutes(routes)));
+
+  const matchers = routes.map((route) => ({ method: route.method, test: match(route.path) }));
+  api.use((req: Request, res: Response) => {
+    const allowed = matchers.filter((m) => m.test(req.path)).map((m) => m.method);
+    if (allowed.length > 0) {
+      res.setHeader('Allow', [...new Set(allowed)].join(', '));
+      res.status(405).json({
+        type: 'invalid_request_error',
+        code: 'method_not_allowed',
+        message: `${req.method} is not allowed on /v1${req.path}; use ${[...new Set(allowed)].join(' or ')}.`,
+      });
+      return;
+    }
+    sendError(res, {
+      type: 'not_found_error',
+      code: 'route_not_found',
+      message: `No endpoint at ${req.method} /v1${req.path}.`,
+    });
+  });
+  return api;
+}

@@ -1,0 +1,64 @@
+import type { Request, Response } from 'express';
+import { invalidRequest } from '../../src/platform/errors.ts';
+
+/** Where a GraphQL variable comes from in an HTTP request, and how its text becomes a value. */
+export interface VariableSource {
+  from: 'query' | 'path' | 'body';
+  /** The field name as the REST client spells it (also used in error paths). */
+  name: string;
+  parse?: (raw: unknown, name: string) => unknown;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
+
+export interface RestRoute {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Express-style path under /v1, e.g. `/releases/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: 'public' | 'bearer';
+  /** The GraphQL operation; aliases give the documented field names. */
+  document: string;
+  variables?: Record<string, VariableSource>;
+  /** The field of `data` that is the response body; omitted, the whole of `data` is. */
+  select?: string;
+  status?: number;
+  /** Custom rendering (e.g. content negotiation); returns true when it answered. */
+  render?: (body: unknown, req: Request, res: Response) => boolean;
+  /** Extra OpenAPI notes for responses that are not JSON. */
+  produces?: string[];
+}
+
+export const query = (
+  name: string,
+  parse?: VariableSource['parse'],
+  description?: string,
+): VariableSource => ({
+  from: 'query',
+  name,
+  ...(parse ? { parse } : {}),
+  ...(description ? { description } : {}),
+});
+
+export const pathParam = (name: string): VariableSource => ({ from: 'path', name });
+
+export const bodyField = (name: string, parse?: VariableSource['parse']): VariableSource => ({
+  from: 'body',
+  name,
+  ...(parse ? { parse } : {}),
+});
+
+/** Query-string integers: the text must be a whole number, else 400 naming the parameter. */
+export function integer(raw: unknown, name: string): number {
+  const text = String(raw);
+  if (!/^-?\d+$/.test(text)) {
+    throw invalidRequest(
+      `${name} must be an integer.`,
+      [{ path: name, message: 'not an integer' }],
+      'invalid_parameter',
+    );
+  }
+  return Number.parseInt(text, 10);
+}

@@ -1,0 +1,91 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { authenticate, bearerToken } from '../../schema/context.ts';
+import { appErrorExtensions, errorExtensions } from '../../schema/errors.ts';
+import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
+import type { AppServices } from '../../schema/services.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { envelopeFrom, sendError } from './errors.ts';
+import type { RestRoute, VariableSource } from './route.ts';
+
+interface CompiledRoute {
+  route: RestRoute;
+  operation: PreparedOperation;
+  /** GraphQL variable name → REST field name, to report error paths in the client's terms. */
+  restNames: Map<string, string>;
+}
+
+export function compileRoutes(routes: RestRoute[]): CompiledRoute[] {
+  return routes.map((route) => ({
+    route,
+    operation: prepareOperation(route.document),
+    restNames: new Map(
+      Object.entries(route.variables ?? {}).map(([variable, source]) => [variable, source.name]),
+    ),
+  }));
+}
+
+function readSource(req: Request, source: VariableSource): unknown {
+  switch (source.from) {
+    case 'query':
+      return req.query[source.name];
+    case 'path':
+      return req.params[source.name];
+    case 'body':
+      return (req.body as Record<string, unknown> | undefined)?.[source.name];
+  }
+}
+
+function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const [variable, source] of Object.entries(route.variables ?? {})) {
+    const raw = readSource(req, source);
+    if (raw === undefined) continue;
+    variables[variable] = source.parse ? source.parse(raw, source.name) : raw;
+  }
+  return variables;
+}
+
+function renamePath(path: string, restNames: Map<string, string>): string {
+  const [head, ...rest] = path.split('.');
+  const renamed = restNames.get(head ?? '') ?? head;
+  return [renamed, ...rest].join('.');
+}
+
+/** Express router for the route table: every row authenticates, runs its GraphQL operation, answers. */
+export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): Router {
+  const router = Router();
+  for (const entry of compiled) {
+    const { route } = entry;
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const requestId = String(res.locals.requestId ?? crypto.randomUUID());
+        const principal = await authenticate(app, bearerToken(req.headers.authorization));
+        const variables = variablesFor(req, route);
+        const result = await runOperation(app, entry.operation, { principal, variables, requestId });
+        const [error] = result.errors;
+        if (error) {
+          const extensions = errorExtensions(error);
+          if (extensions.details) {
+            extensions.details = extensions.details.map((d) => ({
+              ...d,
+              path: renamePath(d.path, entry.restNames),
+            }));
+          }
+          sendError(res, envelopeFrom(error.message, extensions));
+          return;
+        }
+        const body = route.select ? result.data?.[route.select] : result.data;
+        if (route.render?.(body, req, res)) return;
+        res.status(route.status ?? 200).json(body);
+      } catch (error) {
+        if (error instanceof AppError) {
+          sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
+          return;
+        }
+        next(error);
+      }
+    });
+  }
+  return router;
+}

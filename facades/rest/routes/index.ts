@@ -1,0 +1,6 @@
+import type { RestRoute } from '../route.ts';
+import { accountRoutes } from './account.ts';
+import { platformRoutes } from './platform.ts';
+
+/** Every REST endpoint under /v1, one row each. */
+export const restRoutes: RestRoute[] = [...platformRoutes, ...accountRoutes];

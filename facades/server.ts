@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { AppServices } from '../schema/services.ts';
+import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
+import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
+import { sendError } from './rest/errors.ts';
+import { createRestApi } from './rest/index.ts';
+
+function requestIds(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.headers['x-request-id'];
+  const requestId =
+    typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  next();
+}
+
+/** One express app for every surface: /graphql, /v1, /api/mcp and the web documents. */
+export function createApp(app: AppServices): Express {
+  const http = express();
+  http.disable('x-powered-by');
+  http.set('trust proxy', 'loopback');
+  http.use(requestIds);
+
+  const yoga = createGraphQLHandler(app);
+  http.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res, {}));
+  http.use('/v1', createRestApi(app));
+
+  http.use(bodyParserErrors);
+  http.use((req: Request, res: Response) => {
+    sendError(res, {
+      type: 'not_found_error',
+      code: 'route_not_found',
+      message: `No endpoint at ${req.method} ${req.path}.`,
+    });
+  });
+  http.use(unexpectedErrors(app));
+  return http;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(app: AppServices, port: number, host: string): Promise<RunningServer> {
+  const server = createServer(createApp(app));
+  const wss = attachGraphQLWebSocket(app, server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { AccessToken } from '../../src/domains/accounts/access-token.entity.ts';
+import { issueToken } from '../../src/domains/accounts/issue-token.ts';
+import { listTokens, revokeToken, tokenStatus } from '../../src/domains/accounts/manage-tokens.ts';
+import { SCOPES, type Scope } from '../../src/domains/accounts/scopes.ts';
+import { TOKEN_EXPIRIES, type TokenExpiry } from '../../src/domains/accounts/token-expiry.ts';
+import { forbidden } from '../../src/platform/errors.ts';
+import { builder, MCP } from '../builder.ts';
+import { requirePrincipal } from '../context.ts';
+
+const ScopeEnum = builder.enumType('Scope', {
+  values: Object.fromEntries(
+    SCOPES.map((scope) => [scope.replace(':', '_').toUpperCase(), { value: scope }]),
+  ),
+});
+const ExpiryEnum = builder.enumType('TokenExpiry', {
+  values: Object.fromEntries(TOKEN_EXPIRIES.map((e) => [`EXPIRES_${e.toUpperCase()}`, { value: e }])),
+});
+
+export const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
+  description: 'A personal access token as listed in developer settings. The secret is never shown again.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    kind: t.exposeString('kind'),
+    prefix: t.exposeString('displayPrefix', { description: 'The first characters of the token.' }),
+    scopes: t.exposeStringList('scopes'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    status: t.string({ resolve: (token) => tokenStatus(token) }),
+  }),
+});
+
+interface CreatedToken {
+  token: string;
+  accessToken: AccessToken;
+}
+
+const CreatedTokenRef = builder.objectRef<CreatedToken>('CreatedAccessToken').implement({
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'The secret, shown this once. Store it now.' }),
+    accessToken: t.field({ type: AccessTokenRef, resolve: (created) => created.accessToken }),
+  }),
+});
+
+builder.queryField('accessTokens', (t) =>
+  t.field({
+    type: [AccessTokenRef],
+    authScopes: MCP,
+    resolve: (_root, _args, context) => listTokens(context.em, requirePrincipal(context).accountId),
+  }),
+);
+
+builder.mutationField('createAccessToken', (t) =>
+  t.field({
+    type: CreatedTokenRef,
+    authScopes: MCP,
+    args: {
+      name: t.arg.string({ required: true, validate: { minLength: 1, maxLength: 200 } }),
+      scopes: t.arg({ type: [ScopeEnum], required: false }),
+      expires: t.arg({ type: ExpiryEnum, required: false }),
+    },
+    resolve: async (_root, args, context) => {
+      const principal = requirePrincipal(context);
+      const scopes = (args.scopes ?? ['svc:mcp']) as Scope[];
+      const escalated = scopes.filter((scope) => !principal.scopes.has(scope));
+      if (escalated.length > 0) {
+        throw forbidden(
+          `A token can only grant scopes it holds itself; missing ${escalated.join(', ')}.`,
+          'insufficient_scope',
+        );
+      }
+      const issued = await issueToken(context.em, {
+        accountId: principal.accountId,
+        name: args.name,
+        scopes,
+        expires: (args.expires ?? 'none') as TokenExpiry,
+      });
+      return { token: issued.token, accessToken: issued.record };
+    },
+  }),
+);
+
+builder.mutationField('revokeAccessToken', (t) =>
+  t.field({
+    type: AccessTokenRef,
+    authScopes: MCP,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) =>
+      revokeToken(context.em, requirePrincipal(context).accountId, String(args.id)),
+  }),
+);

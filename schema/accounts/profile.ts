@@ -1,0 +1,33 @@
+import type { Account } from '../../src/domains/accounts/account.entity.ts';
+import { getAccount } from '../../src/domains/accounts/get-account.ts';
+import { builder, MCP } from '../builder.ts';
+import { requirePrincipal } from '../context.ts';
+
+export const ProfileRef = builder.objectRef<Account>('Profile').implement({
+  description: 'The account holder behind the token.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    avatarUrl: t.string({
+      nullable: true,
+      description: 'A signed, short-lived URL of the avatar image; null when the account has none.',
+      // Avatars arrive with file storage; until an account has one there is nothing to sign.
+      resolve: () => null,
+    }),
+    isInsider: t.exposeBoolean('isInsider'),
+    isPatron: t.exposeBoolean('isPatron', { description: 'Legacy flag kept alongside isInsider.' }),
+    isAdmin: t.exposeBoolean('isAdmin'),
+  }),
+});
+
+builder.queryField('me', (t) =>
+  t.field({
+    type: ProfileRef,
+    authScopes: MCP,
+    description: 'The profile of the account that owns the token.',
+    resolve: (_root, _args, context) => getAccount(context.em, requirePrincipal(context).accountId),
+  }),
+);

@@ -1,0 +1,60 @@
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ZodPlugin from '@pothos/plugin-zod';
+import type { Scope } from '../src/domains/accounts/scopes.ts';
+import { AppError, forbidden, unauthenticated } from '../src/platform/errors.ts';
+import type { Context } from './context.ts';
+
+export interface AuthScopes {
+  /** Readable without a token: what the REST surface makes public. */
+  public: boolean;
+  /** A token carrying this scope. */
+  scope: Scope;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  AuthScopes: AuthScopes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  plugins: [ScopeAuthPlugin, ZodPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: (context) => ({
+      public: true,
+      scope: (scope) => context.principal?.scopes.has(scope) ?? false,
+    }),
+    unauthorizedError: (_parent, context, info, result) => {
+      if (!context.principal)
+        return unauthenticated('A bearer token is required for this field.', 'missing_token');
+      return forbidden(
+        `This token may not read ${info.parentType.name}.${info.fieldName}: ${result.message}`,
+        'insufficient_scope',
+      );
+    },
+  },
+  zod: {
+    validationError: (error) =>
+      new AppError(
+        'invalid_request_error',
+        'invalid_argument',
+        error.issues[0]?.message ?? 'Invalid argument.',
+        {
+          details: error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+        },
+      ),
+  },
+});
+
+/** Field-level scopes: every root field names one of these (a test walks the schema to prove it). */
+export const PUBLIC = { public: true } as const;
+export const MCP = { scope: 'svc:mcp' } as const;
+export const FRAUD = { scope: 'svc:fraud' } as const;
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { authenticateToken } from '../src/domains/accounts/authenticate.ts';
+import type { Principal } from '../src/domains/accounts/principal.ts';
+import { unauthenticated } from '../src/platform/errors.ts';
+import type { AppServices } from './services.ts';
+
+export interface Context {
+  app: AppServices;
+  /** A fork of the ORM's EntityManager: one identity map per request. */
+  em: EntityManager;
+  principal: Principal | null;
+  requestId: string;
+}
+
+export function createContext(
+  app: AppServices,
+  principal: Principal | null,
+  requestId: string = randomUUID(),
+): Context {
+  return { app, em: app.orm.em.fork(), principal, requestId };
+}
+
+/** Parses `Authorization: Bearer <token>`; anything else present in the header is an invalid token. */
+export function bearerToken(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <access_token>".');
+  return match[1];
+}
+
+/** The one place a request becomes a Principal, for all three surfaces. No token → anonymous. */
+export async function authenticate(app: AppServices, token: string | null): Promise<Principal | null> {
+  if (token === null) return null;
+  return authenticateToken(app.orm.em.fork(), token);
+}
+
+export function requirePrincipal(context: Context): Principal {
+  if (!context.principal) throw unauthenticated('A bearer token is required.', 'missing_token');
+  return context.principal;
+}

@@ -1,0 +1,60 @@
+import type { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
+import {
+  type CreditsSummary,
+  MAX_TRANSACTION_LIMIT,
+  readCredits,
+} from '../../src/domains/credits/read-credits.ts';
+import { builder, MCP } from '../builder.ts';
+import { requirePrincipal } from '../context.ts';
+
+const CreditTransactionRef = builder.objectRef<CreditTransaction>('CreditTransaction').implement({
+  description: 'One move of credits. Debits have a negative amount.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    type: t.exposeString('type'),
+    amount: t.exposeInt('amount'),
+    balanceAfter: t.exposeInt('balanceAfter'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ref: t.exposeString('ref', {
+      nullable: true,
+      description: 'What the move was for, e.g. `release:<id>`.',
+    }),
+  }),
+});
+
+const CreditAggregatesRef = builder.objectRef<CreditsSummary['aggregates']>('CreditAggregates').implement({
+  fields: (t) => ({
+    usedTotal: t.exposeInt('usedTotal'),
+    purchasedTotal: t.exposeInt('purchasedTotal'),
+  }),
+});
+
+const CreditsRef = builder.objectRef<CreditsSummary>('Credits').implement({
+  fields: (t) => ({
+    balance: t.exposeInt('balance'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    transactions: t.field({ type: [CreditTransactionRef], resolve: (summary) => summary.transactions }),
+    aggregates: t.field({ type: CreditAggregatesRef, resolve: (summary) => summary.aggregates }),
+  }),
+});
+
+builder.queryField('credits', (t) =>
+  t.field({
+    type: CreditsRef,
+    authScopes: MCP,
+    description: 'Balance, the most recent ledger transactions (newest first) and totals.',
+    args: {
+      transactionLimit: t.arg.int({
+        required: false,
+        defaultValue: 10,
+        validate: {
+          int: true,
+          min: [0, { message: `must be between 0 and ${MAX_TRANSACTION_LIMIT}` }],
+          max: [MAX_TRANSACTION_LIMIT, { message: `must be between 0 and ${MAX_TRANSACTION_LIMIT}` }],
+        },
+      }),
+    },
+    resolve: (_root, args, context) =>
+      readCredits(context.em, requirePrincipal(context).accountId, args.transactionLimit ?? 10),
+  }),
+);

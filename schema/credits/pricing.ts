@@ -1,0 +1,67 @@
+import { type describeBundle, pricing } from '../../src/domains/credits/pricing.ts';
+import { builder, PUBLIC } from '../builder.ts';
+
+type Pricing = ReturnType<typeof pricing>;
+type BundleView = ReturnType<typeof describeBundle>;
+
+const PerCreditRef = builder.objectRef<Pricing['perCredit']>('PricePerCredit').implement({
+  fields: (t) => ({ usd: t.exposeFloat('usd'), cents: t.exposeInt('cents') }),
+});
+
+const PerSongRef = builder.objectRef<Pricing['perSong']>('PricePerSong').implement({
+  description: 'Credits charged per song at submission.',
+  fields: (t) => ({
+    human: t.exposeInt('human'),
+    ai: t.exposeInt('ai'),
+    aiSurcharge: t.exposeInt('aiSurcharge'),
+  }),
+});
+
+const TokenOffsetRef = builder.objectRef<Pricing['tokenOffset']>('TokenOffsetPrice').implement({
+  fields: (t) => ({
+    credits: t.exposeInt('credits'),
+    costUsd: t.exposeFloat('costUsd'),
+    optional: t.exposeBoolean('optional'),
+  }),
+});
+
+export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement({
+  fields: (t) => ({
+    packageId: t.exposeString('packageId'),
+    credits: t.exposeInt('credits'),
+    priceUsd: t.exposeFloat('priceUsd'),
+    perCreditUsd: t.exposeFloat('perCreditUsd'),
+    discountPercent: t.exposeInt('discountPercent'),
+    savingsUsd: t.exposeFloat('savingsUsd'),
+    tag: t.exposeString('tag', { nullable: true }),
+  }),
+});
+
+const McpAccessRef = builder.objectRef<Pricing['autoReload']['mcp']>('AutoReloadAgentAccess').implement({
+  fields: (t) => ({ read: t.exposeBoolean('read'), configure: t.exposeBoolean('configure') }),
+});
+
+const AutoReloadRef = builder.objectRef<Pricing['autoReload']>('AutoReloadAvailability').implement({
+  fields: (t) => ({
+    available: t.exposeBoolean('available'),
+    requiresSavedCard: t.exposeBoolean('requiresSavedCard'),
+    mcp: t.field({ type: McpAccessRef, resolve: (a) => a.mcp }),
+  }),
+});
+
+const PricingRef = builder.objectRef<Pricing>('Pricing').implement({
+  description: '1 credit = 1 USD; credits never expire.',
+  fields: (t) => ({
+    currency: t.exposeString('currency'),
+    perCredit: t.field({ type: PerCreditRef, resolve: (p) => p.perCredit }),
+    perSong: t.field({ type: PerSongRef, resolve: (p) => p.perSong }),
+    tokenOffset: t.field({ type: TokenOffsetRef, resolve: (p) => p.tokenOffset }),
+    bundles: t.field({ type: [BundleRef], resolve: (p) => p.bundles }),
+    autoReload: t.field({ type: AutoReloadRef, resolve: (p) => p.autoReload }),
+    creditsNeverExpire: t.exposeBoolean('creditsNeverExpire'),
+  }),
+});
+
+builder.queryField('pricing', (t) =>
+  t.field({ type: PricingRef, authScopes: PUBLIC, resolve: () => pricing() }),
+);

@@ -1,0 +1,79 @@
+import { GraphQLError } from 'graphql';
+import { AppError, type ErrorType } from '../src/platform/errors.ts';
+import type { Logger } from '../src/platform/logger.ts';
+
+export interface ErrorExtensions {
+  type: ErrorType;
+  code: string;
+  details?: { path: string; message: string; rule?: string }[];
+  retryAfterSeconds?: number;
+  requestId?: string;
+}
+
+function findAppError(error: unknown): AppError | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof AppError) return current;
+    current =
+      (current as { originalError?: unknown; cause?: unknown }).originalError ??
+      (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+export function appErrorExtensions(error: AppError): ErrorExtensions {
+  return {
+    type: error.type,
+    code: error.code,
+    ...(error.details ? { details: error.details } : {}),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+  };
+}
+
+/**
+ * Gives every GraphQL error the platform's vocabulary in `extensions`. Domain errors keep their message;
+ * GraphQL's own request errors (syntax, validation, variables) become invalid_request_error; anything
+ * else is logged with the request id and masked.
+ */
+export function normaliseError(error: GraphQLError | Error, logger: Logger, requestId: string): GraphQLError {
+  const graphQLError =
+    error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
+  const appError = findAppError(graphQLError.originalError);
+  if (appError) {
+    return new GraphQLError(appError.message, {
+      nodes: graphQLError.nodes,
+      path: graphQLError.path,
+      extensions: { ...appErrorExtensions(appError) },
+    });
+  }
+  if (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError) {
+    const extensions = graphQLError.extensions as Partial<ErrorExtensions> & Record<string, unknown>;
+    if (extensions.type) return graphQLError;
+    return new GraphQLError(graphQLError.message, {
+      nodes: graphQLError.nodes,
+      source: graphQLError.source,
+      positions: graphQLError.positions,
+      path: graphQLError.path,
+      extensions: { ...extensions, type: 'invalid_request_error', code: 'invalid_graphql_request' },
+    });
+  }
+  logger.error({ err: graphQLError.originalError, requestId, path: graphQLError.path }, 'unexpected error');
+  return new GraphQLError('An unexpected error occurred. Quote the request id when reporting it.', {
+    nodes: graphQLError.nodes,
+    path: graphQLError.path,
+    extensions: { type: 'api_error', code: 'internal_error', requestId },
+  });
+}
+
+export function errorExtensions(error: GraphQLError): ErrorExtensions {
+  const extensions = error.extensions as Partial<ErrorExtensions>;
+  return {
+    type: extensions.type ?? 'api_error',
+    code: extensions.code ?? 'internal_error',
+    ...(extensions.details ? { details: extensions.details } : {}),
+    ...(extensions.retryAfterSeconds === undefined
+      ? {}
+      : { retryAfterSeconds: extensions.retryAfterSeconds }),
+    ...(extensions.requestId ? { requestId: extensions.requestId } : {}),
+  };
+}

@@ -1,0 +1,68 @@
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  type GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
+import type { Principal } from '../src/domains/accounts/principal.ts';
+import { createContext } from './context.ts';
+import { normaliseError } from './errors.ts';
+import { getSchema } from './index.ts';
+import type { AppServices } from './services.ts';
+
+export interface PreparedOperation {
+  source: string;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+}
+
+export class InvalidOperationError extends Error {
+  override name = 'InvalidOperationError';
+}
+
+/** Parses and validates a facade's document once, at start-up; an invalid document stops the server. */
+export function prepareOperation(source: string, schema: GraphQLSchema = getSchema()): PreparedOperation {
+  const document = parse(source);
+  const errors = validate(schema, document);
+  if (errors.length > 0) {
+    throw new InvalidOperationError(`${errors.map((e) => e.message).join('; ')}\nin document:\n${source}`);
+  }
+  const operation = getOperationAST(document);
+  if (!operation) throw new InvalidOperationError(`The document must hold exactly one operation:\n${source}`);
+  return { source, document, operation };
+}
+
+export interface RunOptions {
+  principal: Principal | null;
+  variables?: Record<string, unknown>;
+  requestId?: string;
+}
+
+export interface OperationResult {
+  data: Record<string, unknown> | null;
+  errors: GraphQLError[];
+}
+
+/** The one entry the facades use: runs a prepared operation as the given principal. */
+export async function runOperation(
+  app: AppServices,
+  prepared: PreparedOperation,
+  options: RunOptions,
+): Promise<OperationResult> {
+  const context = createContext(app, options.principal, options.requestId);
+  const result = (await execute({
+    schema: getSchema(),
+    document: prepared.document,
+    variableValues: options.variables,
+    contextValue: context,
+  })) as ExecutionResult;
+  return {
+    data: (result.data as Record<string, unknown> | null | undefined) ?? null,
+    errors: (result.errors ?? []).map((error) => normaliseError(error, app.logger, context.requestId)),
+  };
+}

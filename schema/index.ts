@@ -1,0 +1,16 @@
+import type { GraphQLSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './scalars.ts';
+import './platform/service-status.ts';
+import './accounts/profile.ts';
+import './accounts/access-tokens.ts';
+import './credits/credits.ts';
+import './credits/pricing.ts';
+
+let schema: GraphQLSchema | undefined;
+
+/** The schema, built once from every module registered above. */
+export function getSchema(): GraphQLSchema {
+  schema ??= builder.toSchema({ sortSchema: true });
+  return schema;
+}

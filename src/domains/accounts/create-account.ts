@@ -1,0 +1,45 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, invalidRequest } from '../../platform/errors.ts';
+import { Account } from './account.entity.ts';
+
+export interface CreateAccountInput {
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  isInsider?: boolean;
+  isPatron?: boolean;
+  isAdmin?: boolean;
+  provenance?: string | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(email: string): string {
+  const normalised = email.trim().toLowerCase();
+  if (!EMAIL.test(normalised) || normalised.length > 320) {
+    throw invalidRequest('email is not a valid address.', [{ path: 'email', message: 'invalid email' }]);
+  }
+  return normalised;
+}
+
+export async function createAccount(em: EntityManager, input: CreateAccountInput): Promise<Account> {
+  const account = em.create(Account, {
+    email: normaliseEmail(input.email),
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    isInsider: input.isInsider ?? false,
+    isPatron: input.isPatron ?? false,
+    isAdmin: input.isAdmin ?? false,
+    provenance: input.provenance ?? null,
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw conflict('An account with this email already exists.', 'email_taken');
+    }
+    throw error;
+  }
+  return account;
+}

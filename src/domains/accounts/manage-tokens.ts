@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../../platform/errors.ts';
+import { AccessToken } from './access-token.entity.ts';
+
+export type TokenStatus = 'active' | 'expired' | 'revoked';
+
+export function tokenStatus(token: AccessToken, now = new Date()): TokenStatus {
+  if (token.revokedAt) return 'revoked';
+  if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+export async function listTokens(em: EntityManager, accountId: string): Promise<AccessToken[]> {
+  return em.find(AccessToken, { account: accountId }, { orderBy: { createdAt: 'desc' } });
+}
+
+/** Revocation is immediate: the next request with the token fails. Revoking twice is harmless. */
+export async function revokeToken(em: EntityManager, accountId: string, tokenId: string, now = new Date()) {
+  const token = await em.findOne(AccessToken, { id: tokenId, account: accountId });
+  if (!token) throw notFound('No such token on this account.', 'token_not_found');
+  token.revokedAt ??= now;
+  await em.flush();
+  return token;
+}

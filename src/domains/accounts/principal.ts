@@ -1,0 +1,10 @@
+import type { TokenKind } from './access-token.entity.ts';
+import type { Scope } from './scopes.ts';
+
+/** Who is calling: built once per request from the bearer token, the same on every surface. */
+export interface Principal {
+  accountId: string;
+  scopes: ReadonlySet<Scope>;
+  tokenId: string;
+  tokenKind: TokenKind;
+}

@@ -1,0 +1,34 @@
+import type { AppConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { type Orm, openDatabase } from './orm.ts';
+
+export interface Database {
+  orm: Orm;
+  /** `embedded` when the service runs its own PostgreSQL under DATA_DIR. */
+  mode: 'external' | 'embedded';
+  close(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise an embedded PostgreSQL under DATA_DIR. Same driver and migrations. */
+export async function connectDatabase(config: AppConfig, log: Logger): Promise<Database> {
+  if (config.DATABASE_URL) {
+    const orm = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+    return { orm, mode: 'external', close: () => orm.close() };
+  }
+  const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_POSTGRES_PORT, log);
+  try {
+    const orm = await openDatabase(embedded.url, config.DATABASE_POOL_MAX);
+    return {
+      orm,
+      mode: 'embedded',
+      close: async () => {
+        await orm.close();
+        await embedded.stop();
+      },
+    };
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+}
