@@ -7,6 +7,8 @@ import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts'
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
+import { createAgentApi } from './rpc/index.ts';
+import { createWebRoutes } from './web/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers['x-request-id'];
@@ -27,6 +29,8 @@ export function createApp(app: AppServices): Express {
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res, {}));
   http.use('/v1', createRestApi(app));
+  http.use('/api/mcp', createAgentApi(app));
+  http.use(createWebRoutes(app));
 
   http.use(bodyParserErrors);
   http.use((req: Request, res: Response) => {

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { migrationsList } from '../../src/migrations/index.ts';
+
+/** A superuser connection to the machine's PostgreSQL; tests make their own databases there. */
+export const ADMIN_URL =
+  process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** Unique to this checkout and migration set, so two checkouts on one machine never share databases. */
+export const RUN_KEY = createHash('sha256')
+  .update(process.cwd())
+  .update(migrationsList.map((m) => m.name).join(','))
+  .digest('hex')
+  .slice(0, 10);
+
+export const TEMPLATE_DATABASE = `tributary_tpl_${RUN_KEY}`;
+
+export function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(client: pg.Client, name: string): Promise<void> {
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+
+/** A fresh, migrated database for one test file, copied from the template (fast). */
+export async function createTestDatabase(
+  label: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name =
+    `tributary_t_${RUN_KEY}_${label}_${process.pid}_${Math.floor(Math.random() * 1e6)}`.toLowerCase();
+  await withAdmin(async (client) => {
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+  });
+  return { name, url: databaseUrl(name), drop: () => withAdmin((client) => dropDatabase(client, name)) };
+}
