@@ -6,6 +6,9 @@ import './accounts/profile.ts';
 import './accounts/access-tokens.ts';
 import './credits/credits.ts';
 import './credits/pricing.ts';
+import './catalog/stores.ts';
+import './catalog/language-script-codes.ts';
+import './catalog/metadata-rules.ts';
 
 let schema: GraphQLSchema | undefined;
 

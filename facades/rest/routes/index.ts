@@ -1,6 +1,7 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
+import { catalogRoutes } from './catalog.ts';
 import { platformRoutes } from './platform.ts';
 
 /** Every REST endpoint under /v1, one row each. */
-export const restRoutes: RestRoute[] = [...platformRoutes, ...accountRoutes];
+export const restRoutes: RestRoute[] = [...platformRoutes, ...catalogRoutes, ...accountRoutes];

@@ -22,3 +22,12 @@ export async function revokeToken(em: EntityManager, accountId: string, tokenId:
   await em.flush();
   return token;
 }
+
+/** Operator revocation by token id, whatever the account. */
+export async function revokeTokenById(em: EntityManager, tokenId: string, now = new Date()) {
+  const token = await em.findOne(AccessToken, { id: tokenId });
+  if (!token) throw notFound('No such token.', 'token_not_found');
+  token.revokedAt ??= now;
+  await em.flush();
+  return token;
+}

@@ -222,7 +222,7 @@ export function findStore(id: number): Store | undefined {
   return STORES_BY_ID.get(id);
 }
 
-/** A known store id from a number, a numeric string or an alias (any case, spaces or underscores for hyphens). */
+/** A known store id from a number, numeric string or alias (any case; spaces or underscores for hyphens). */
 export function resolveStoreId(idOrAlias: string | number): number | null {
   if (typeof idOrAlias === 'number') {
     return STORES_BY_ID.has(idOrAlias) ? idOrAlias : null;

@@ -1,4 +1,3 @@
-import { CheckConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
@@ -23,29 +22,27 @@ export class InsufficientCreditsError extends AppError {
 
 /**
  * Moves credits. Must run inside a transaction (the caller's, so a debit commits with what it pays for):
- * the balance changes in one atomic UPDATE (no read-modify-write race), the CHECK constraint keeps it
- * from going negative, and the ledger row records the balance after the move.
+ * the balance changes in one atomic UPDATE (no read-modify-write race) that refuses to go below zero,
+ * and the ledger row records the balance after the move.
  */
 export async function postLedgerEntry(
   em: EntityManager,
   entry: LedgerEntryInput,
 ): Promise<CreditTransaction> {
   if (!em.isInTransaction()) throw new Error('postLedgerEntry must run inside a database transaction');
-  let rows: { credit_balance: number }[];
-  try {
-    rows = await em.execute<{ credit_balance: number }[]>(
-      'update accounts set credit_balance = credit_balance + ?, credits_updated_at = now() where id = ? returning credit_balance',
-      [entry.amount, entry.accountId],
-    );
-  } catch (error) {
-    if (error instanceof CheckConstraintViolationException) {
-      const account = await em.findOne(Account, { id: entry.accountId }, { disableIdentityMap: true });
-      throw new InsufficientCreditsError(-entry.amount - (account?.creditBalance ?? 0));
-    }
-    throw error;
-  }
+  // The guard in WHERE refuses an overdraft without aborting the transaction; the CHECK constraint
+  // on accounts.credit_balance stays as the last line of defence.
+  const rows = await em.execute<{ credit_balance: number }[]>(
+    `update accounts set credit_balance = credit_balance + ?, credits_updated_at = now()
+      where id = ? and credit_balance + ? >= 0 returning credit_balance`,
+    [entry.amount, entry.accountId, entry.amount],
+  );
   const balanceAfter = rows[0]?.credit_balance;
-  if (balanceAfter === undefined) throw notFound('No such account.', 'account_not_found');
+  if (balanceAfter === undefined) {
+    const account = await em.findOne(Account, { id: entry.accountId }, { disableIdentityMap: true });
+    if (!account) throw notFound('No such account.', 'account_not_found');
+    throw new InsufficientCreditsError(-entry.amount - account.creditBalance);
+  }
   const transaction = em.create(CreditTransaction, {
     account: em.getReference(Account, entry.accountId),
     type: entry.type,

@@ -11,12 +11,16 @@ export interface Database {
 }
 
 /** DATABASE_URL when set; otherwise an embedded PostgreSQL under DATA_DIR. Same driver and migrations. */
-export async function connectDatabase(config: AppConfig, log: Logger): Promise<Database> {
+export async function connectDatabase(
+  config: AppConfig,
+  log: Logger,
+  options: { shareRunning?: boolean } = {},
+): Promise<Database> {
   if (config.DATABASE_URL) {
     const orm = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX);
     return { orm, mode: 'external', close: () => orm.close() };
   }
-  const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_POSTGRES_PORT, log);
+  const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_POSTGRES_PORT, log, options);
   try {
     const orm = await openDatabase(embedded.url, config.DATABASE_POOL_MAX);
     return {

@@ -21,12 +21,26 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
   log: Logger,
+  options: { shareRunning?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   const databaseDir = path.join(root, 'postgres');
   await mkdir(root, { recursive: true });
   const password = await readOrCreateSecret(path.join(root, 'postgres-password'));
   const isRoot = process.getuid?.() === 0;
+  const url = `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+
+  const running = await runningPostmaster(databaseDir);
+  if (running !== null) {
+    // An operator command next to a serving app uses the app's database and leaves it running.
+    if (options.shareRunning) return { url, stop: async () => {} };
+    const owner = await readPid(path.join(root, OWNER_FILE));
+    if (owner !== null && owner !== process.pid && isAlive(owner)) {
+      throw new Error(
+        `Another Tributary process (pid ${owner}) is serving from ${root}; stop it or use another DATA_DIR.`,
+      );
+    }
+  }
 
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -46,8 +60,9 @@ export async function startEmbeddedPostgres(
     log.info({ databaseDir }, 'initialising embedded PostgreSQL (first start)');
     await server.initialise();
   }
-  await stopStaleServer(databaseDir, log);
+  if (running !== null) await stopStaleServer(running, log);
   await server.start();
+  if (!options.shareRunning) await writeFile(path.join(root, OWNER_FILE), `${process.pid}\n`);
 
   const admin = server.getPgClient('postgres', '127.0.0.1');
   await admin.connect();
@@ -59,10 +74,7 @@ export async function startEmbeddedPostgres(
     await admin.end();
   }
 
-  return {
-    url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => server.stop(),
-  };
+  return { url, stop: () => server.stop() };
 }
 
 async function readOrCreateSecret(file: string): Promise<string> {
@@ -73,15 +85,24 @@ async function readOrCreateSecret(file: string): Promise<string> {
   return secret;
 }
 
+const OWNER_FILE = 'tributary.pid';
+
+async function readPid(file: string): Promise<number | null> {
+  if (!existsSync(file)) return null;
+  const pid = Number.parseInt((await readFile(file, 'utf8')).split('\n')[0] ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+async function runningPostmaster(databaseDir: string): Promise<number | null> {
+  const pid = await readPid(path.join(databaseDir, 'postmaster.pid'));
+  return pid !== null && isAlive(pid) ? pid : null;
+}
+
 /**
  * A `kill -9` of Node leaves the postmaster running with its postmaster.pid; the next start would fail
  * on the lock file. Stop such a server (fast shutdown) before starting our own.
  */
-async function stopStaleServer(databaseDir: string, log: Logger): Promise<void> {
-  const pidFile = path.join(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+async function stopStaleServer(pid: number, log: Logger): Promise<void> {
   log.warn({ pid }, 'stopping a stale embedded PostgreSQL left by an earlier process');
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 30_000;

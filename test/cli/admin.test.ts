@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { request } from '../support/http.ts';
+
+const run = promisify(execFile);
+
+describe('operator CLI (npm run admin)', () => {
+  let app: TestApp;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    databaseUrl = app.services.config.DATABASE_URL!;
+  });
+  afterAll(() => app.close());
+
+  // process.execPath is the Node that runs the tests: the pinned Node 24, as `npm run admin` uses.
+  const admin = (...args: string[]) =>
+    run(process.execPath, ['src/cli/admin.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
+
+  it('account:create prints one JSON line whose token works at once', async () => {
+    const { stdout } = await admin(
+      'account:create',
+      '--email',
+      'Cli.User@Example.com',
+      '--first-name',
+      'Cli',
+      '--credits',
+      '12',
+      '--insider',
+    );
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]!);
+    expect(Object.keys(created).sort()).toEqual(['accountId', 'email', 'token']);
+    expect(created.email).toBe('cli.user@example.com');
+    const me = await request(app.url, 'GET', '/v1/me', { token: created.token });
+    expect(me.body.profile).toMatchObject({ id: created.accountId, first_name: 'Cli', is_insider: true });
+    const credits = await request(app.url, 'GET', '/v1/me/credits', { token: created.token });
+    expect(credits.body.balance).toBe(12);
+  });
+
+  it('refuses a taken email and writes nothing', async () => {
+    await admin('account:create', '--email', 'taken@example.com');
+    const failure = await admin('account:create', '--email', 'taken@example.com', '--credits', '5').catch(
+      (e) => e,
+    );
+    expect(failure.code).toBe(1);
+    expect(JSON.parse(failure.stderr.trim().split('\n').at(-1))).toMatchObject({ code: 'email_taken' });
+  });
+
+  it('token:create with scopes and expiry, token:revoke, credits:grant', async () => {
+    const created = JSON.parse((await admin('account:create', '--email', 'ops@example.com')).stdout);
+    const token = JSON.parse(
+      (
+        await admin(
+          'token:create',
+          '--email',
+          'ops@example.com',
+          '--scopes',
+          'svc:mcp,svc:fraud',
+          '--expires',
+          '1y',
+        )
+      ).stdout,
+    );
+    expect(token.scopes).toEqual(['svc:mcp', 'svc:fraud']);
+    expect(new Date(token.expiresAt).getTime()).toBeGreaterThan(Date.now() + 364 * 86_400_000);
+    const grant = JSON.parse(
+      (await admin('credits:grant', '--account', created.accountId, '--credits', '30', '--ref', 'promo:x'))
+        .stdout,
+    );
+    expect(grant.balance).toBe(30);
+    expect((await request(app.url, 'GET', '/v1/me', { token: token.token })).status).toBe(200);
+    await admin('token:revoke', '--token-id', token.tokenId);
+    expect((await request(app.url, 'GET', '/v1/me', { token: token.token })).status).toBe(401);
+  });
+
+  it('rejects bad input with a usage message and exit code 2 or 1', async () => {
+    const unknown = await admin('nope').catch((e) => e);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('usage: npm run admin');
+    const badScope = await admin('account:create', '--email', 'x@example.com', '--scopes', 'svc:root').catch(
+      (e) => e,
+    );
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toContain('svc:root');
+  });
+
+  it('works on a database it has never seen (migrates first)', async () => {
+    const fresh = await createTestDatabase('cli');
+    try {
+      const { stdout } = await run(
+        process.execPath,
+        ['src/cli/admin.ts', 'account:create', '--email', 'first@example.com'],
+        {
+          env: { ...process.env, DATABASE_URL: fresh.url },
+        },
+      );
+      expect(JSON.parse(stdout).token).toMatch(/^svc_pat_/);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
