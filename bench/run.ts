@@ -1,0 +1,13 @@
+/** `npm run bench [-- name]`: runs one benchmark (default: all) and prints its side-by-side figures. */
+const BENCHES: Record<string, string> = { me: './me.ts' };
+
+const wanted = process.argv.slice(2);
+for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHES)) {
+  const path = BENCHES[name];
+  if (!path) {
+    console.error(`unknown bench "${name}"; known: ${Object.keys(BENCHES).join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`\n== bench: ${name} ==`);
+  await import(path);
+}

@@ -1,0 +1,15 @@
+/** The floor: an express route answering constant JSON, no auth, no database. */
+import express from 'express';
+
+const app = express();
+const profile = {
+  profile: { id: '00000000-0000-0000-0000-000000000000', email: 'bench@example.com', first_name: 'Bench' },
+};
+app.get('/v1/me', (_req, res) => {
+  res.json(profile);
+});
+const server = app.listen(0, '127.0.0.1', () => {
+  const address = server.address() as { port: number };
+  console.log(`listening on http://127.0.0.1:${address.port}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
