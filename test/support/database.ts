@@ -1,10 +1,26 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { migrationsList } from '../../src/migrations/index.ts';
 
-/** A superuser connection to the machine's PostgreSQL; tests make their own databases there. */
-export const ADMIN_URL =
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminUrl: string;
+  }
+}
+
+/** The machine's PostgreSQL (CI, developers); the global setup falls back to an embedded one. */
+export const DEFAULT_ADMIN_URL =
   process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** A superuser connection string; tests make their own databases there. */
+function adminUrl(): string {
+  try {
+    return inject('adminUrl');
+  } catch {
+    return DEFAULT_ADMIN_URL; // outside a test worker (the global setup itself)
+  }
+}
 
 /** Unique to this checkout and migration set, so two checkouts on one machine never share databases. */
 export const RUN_KEY = createHash('sha256')
@@ -15,14 +31,14 @@ export const RUN_KEY = createHash('sha256')
 
 export const TEMPLATE_DATABASE = `tributary_tpl_${RUN_KEY}`;
 
-export function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
+export function databaseUrl(name: string, admin = adminUrl()): string {
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
-export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>, admin = adminUrl()): Promise<T> {
+  const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
     return await fn(client);

@@ -1,24 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { ormConfig } from '../../src/platform/db/orm.ts';
-import { databaseUrl, dropDatabase, RUN_KEY, TEMPLATE_DATABASE, withAdmin } from './database.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import {
+  DEFAULT_ADMIN_URL,
+  databaseUrl,
+  dropDatabase,
+  RUN_KEY,
+  TEMPLATE_DATABASE,
+  withAdmin,
+} from './database.ts';
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Tests run on the machine's PostgreSQL (127.0.0.1:5432, as in CI). On a machine without one, the run
+ * starts an embedded PostgreSQL of its own, so `npm test` works on a fresh machine too.
+ */
+async function adminDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (await reachable(DEFAULT_ADMIN_URL)) return { url: DEFAULT_ADMIN_URL, stop: async () => {} };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-pg-'));
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  console.log(
+    `no PostgreSQL at ${new URL(DEFAULT_ADMIN_URL).host}: starting an embedded one on port ${port}`,
+  );
+  const embedded = await startEmbeddedPostgres(dataDir, port, createLogger('warn'));
+  const url = new URL(embedded.url);
+  url.pathname = '/postgres';
+  return {
+    url: url.toString(),
+    stop: async () => {
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Builds the migrated template database every test file copies, and sweeps databases of earlier runs. */
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const admin = await adminDatabase();
+  project.provide('adminUrl', admin.url);
   await withAdmin(async (client) => {
     const stale = await client.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+      'SELECT datname FROM pg_database WHERE datname LIKE $1',
       [`tributary_t_${RUN_KEY}_%`],
     );
     for (const row of stale.rows) await dropDatabase(client, row.datname);
     await dropDatabase(client, TEMPLATE_DATABASE);
     await client.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
-  });
-  const url = databaseUrl(TEMPLATE_DATABASE);
+  }, admin.url);
+  const url = databaseUrl(TEMPLATE_DATABASE, admin.url);
   const orm = await MikroORM.init(ormConfig(url, 2));
   await migrateToLatest(orm, url);
   await orm.close();
   return async () => {
-    await withAdmin((client) => dropDatabase(client, TEMPLATE_DATABASE));
+    await withAdmin((client) => dropDatabase(client, TEMPLATE_DATABASE), admin.url);
+    await admin.stop();
   };
 }
