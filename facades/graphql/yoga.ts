@@ -38,31 +38,37 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
   });
 }
 
-/** graphql-ws on the same HTTP server and path; the token travels in connectionParams.authorization. */
+/** The token of a graphql-ws connection: `connectionParams.authorization`, with or without `Bearer `. */
+function connectionToken(params: Readonly<Record<string, unknown>> | undefined): string | null {
+  const raw = params?.authorization ?? params?.Authorization;
+  if (raw === undefined || raw === null) return null;
+  return bearerToken(typeof raw === 'string' && !/^Bearer\s/i.test(raw) ? `Bearer ${raw}` : String(raw));
+}
+
+/**
+ * graphql-ws on the same HTTP server and path. A bad token closes the connection (4403); the token is
+ * checked again for every operation, so a revocation takes effect on the next one.
+ */
 export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSocketServer {
   const wss = new WebSocketServer({ server, path: '/graphql' });
+  const normalise = (errors: readonly GraphQLError[]) =>
+    errors.map((e) => normaliseError(e, app.logger, 'graphql-ws'));
   useServer<Record<string, unknown> | undefined>(
     {
       schema: getSchema(),
-      context: async (ctx) => {
-        const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-        const header = typeof raw === 'string' ? (raw.startsWith('Bearer ') ? raw : `Bearer ${raw}`) : null;
-        const principal = await authenticate(app, bearerToken(header));
-        return createContext(app, principal);
-      },
+      context: async (ctx) =>
+        createContext(app, await authenticate(app, connectionToken(ctx.connectionParams))),
       onConnect: async (ctx) => {
-        const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-        if (raw === undefined) return true;
-        if (typeof raw !== 'string') return false;
         try {
-          await authenticate(app, bearerToken(raw.startsWith('Bearer ') ? raw : `Bearer ${raw}`));
+          await authenticate(app, connectionToken(ctx.connectionParams));
           return true;
         } catch {
           return false;
         }
       },
-      onError: (_ctx, _id, _payload, errors) =>
-        errors.map((e) => normaliseError(e, app.logger, 'graphql-ws')),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: normalise(result.errors) } : result,
+      onError: (_ctx, _id, _payload, errors) => normalise(errors),
     },
     wss,
   );
