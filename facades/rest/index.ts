@@ -1,6 +1,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { match } from 'path-to-regexp';
 import type { AppServices } from '../../schema/services.ts';
+import { createDiscoveryRoutes } from './discovery.ts';
 import { sendError } from './errors.ts';
 import type { RestRoute } from './route.ts';
 import { compileRoutes, createRestRouter } from './router.ts';
@@ -11,6 +12,7 @@ export function createRestApi(app: AppServices, routes: RestRoute[] = restRoutes
   const api = Router();
   api.use(express.json({ limit: '6mb' }));
   api.use(createRestRouter(app, compileRoutes(routes)));
+  api.use(createDiscoveryRoutes(app, routes));
 
   const matchers = routes.map((route) => ({ method: route.method, test: match(route.path) }));
   api.use((req: Request, res: Response) => {

@@ -35,11 +35,13 @@ export const query = (
   name: string,
   parse?: VariableSource['parse'],
   description?: string,
+  schema?: Record<string, unknown>,
 ): VariableSource => ({
   from: 'query',
   name,
   ...(parse ? { parse } : {}),
   ...(description ? { description } : {}),
+  ...(schema ? { schema } : {}),
 });
 
 export const pathParam = (name: string): VariableSource => ({ from: 'path', name });

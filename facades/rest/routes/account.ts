@@ -52,7 +52,10 @@ export const accountRoutes: RestRoute[] = [
       }
     `,
     variables: {
-      transactionLimit: query('transactions', integer, 'How many transactions to return, 0..100.'),
+      transactionLimit: query('transactions', integer, 'How many transactions to return, newest first.', {
+        minimum: 0,
+        maximum: 100,
+      }),
     },
     select: 'credits',
   },

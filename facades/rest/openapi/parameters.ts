@@ -1,0 +1,160 @@
+import {
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  isInputType,
+  isNonNullType,
+  Kind,
+  TypeInfo,
+  typeFromAST,
+  valueFromASTUntyped,
+  visit,
+  visitWithTypeInfo,
+} from 'graphql';
+import type { PreparedOperation } from '../../../schema/execute.ts';
+import type { RestRoute } from '../route.ts';
+import { externalDefault, inputSchema } from './graphql-types.ts';
+import type { JsonSchema, OpenApiParameter, OpenApiRequestBody } from './types.ts';
+
+interface VariableInfo {
+  type: GraphQLInputType;
+  /** The variable is NonNull and has no default: the request must carry it. */
+  required: boolean;
+  defaultValue: unknown;
+  description: string | undefined;
+}
+
+/** Where each variable is used: the argument or input field it feeds gives a description and a default. */
+function variableUsages(
+  prepared: PreparedOperation,
+  schema: GraphQLSchema,
+): Map<string, { description?: string; defaultValue: unknown }> {
+  const usages = new Map<string, { description?: string; defaultValue: unknown }>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    prepared.operation,
+    visitWithTypeInfo(typeInfo, {
+      Variable(node, _key, parent) {
+        if (usages.has(node.name.value) || !parent || Array.isArray(parent)) return;
+        const holder = parent as { kind?: string; name?: { value: string } };
+        if (holder.kind !== Kind.ARGUMENT && holder.kind !== Kind.OBJECT_FIELD) return;
+        let description: string | undefined;
+        if (holder.kind === Kind.ARGUMENT) {
+          description = typeInfo.getArgument()?.description ?? undefined;
+        } else if (holder.kind === Kind.OBJECT_FIELD) {
+          const objectType = typeInfo.getParentInputType();
+          if (objectType && isInputObjectType(objectType) && holder.name) {
+            description = objectType.getFields()[holder.name.value]?.description ?? undefined;
+          }
+        }
+        const expected = typeInfo.getInputType();
+        const defaultValue = expected ? externalDefault(typeInfo.getDefaultValue(), expected) : undefined;
+        usages.set(node.name.value, { ...(description ? { description } : {}), defaultValue });
+      },
+    }),
+  );
+  return usages;
+}
+
+function variableInfos(prepared: PreparedOperation, schema: GraphQLSchema): Map<string, VariableInfo> {
+  const usages = variableUsages(prepared, schema);
+  const infos = new Map<string, VariableInfo>();
+  for (const definition of prepared.operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type);
+    if (!type || !isInputType(type)) throw new Error(`Unknown input type of variable $${name}.`);
+    const own = definition.defaultValue ? valueFromASTUntyped(definition.defaultValue) : undefined;
+    const usage = usages.get(name);
+    infos.set(name, {
+      type,
+      required: isNonNullType(type) && own === undefined,
+      defaultValue: own ?? usage?.defaultValue,
+      description: usage?.description,
+    });
+  }
+  return infos;
+}
+
+/** Adds the default and lets the row's own `schema` (e.g. a range) refine what the type says. */
+function withNotes(
+  schema: JsonSchema,
+  info: VariableInfo,
+  override: Record<string, unknown> | undefined,
+): JsonSchema {
+  return {
+    ...schema,
+    ...(info.defaultValue === undefined ? {} : { default: info.defaultValue }),
+    ...override,
+  };
+}
+
+export interface RouteInputs {
+  parameters: OpenApiParameter[];
+  requestBody: OpenApiRequestBody | undefined;
+}
+
+/** Path and query parameters and the JSON body of a route, typed from its GraphQL variables. */
+export function routeInputs(
+  route: RestRoute,
+  prepared: PreparedOperation,
+  schema: GraphQLSchema,
+): RouteInputs {
+  const infos = variableInfos(prepared, schema);
+  const parameters: OpenApiParameter[] = [];
+  const bodyProperties: Record<string, JsonSchema> = {};
+  const bodyRequired: string[] = [];
+  for (const [variable, source] of Object.entries(route.variables ?? {})) {
+    const info = infos.get(variable);
+    if (!info) throw new Error(`${route.operationId}: $${variable} is not a variable of the document.`);
+    const description = source.description ?? info.description;
+    if (source.from === 'body') {
+      bodyProperties[source.name] = withNotes(
+        { ...inputSchema(info.type), ...(description ? { description } : {}) },
+        info,
+        source.schema,
+      );
+      if (info.required) bodyRequired.push(source.name);
+      continue;
+    }
+    parameters.push({
+      name: source.name,
+      in: source.from,
+      required: source.from === 'path' || info.required,
+      ...(description ? { description } : {}),
+      // A path or query value is never JSON null: describe the type without the null.
+      schema: withNotes(stripNull(inputSchema(info.type)), info, source.schema),
+    });
+  }
+  const hasBody = Object.keys(bodyProperties).length > 0;
+  return {
+    parameters,
+    requestBody: hasBody
+      ? {
+          required: bodyRequired.length > 0,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: bodyProperties,
+                ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}),
+              },
+            },
+          },
+        }
+      : undefined,
+  };
+}
+
+function stripNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== 'null');
+    const stripped: JsonSchema = { ...schema, type: types.length === 1 ? types[0] : types };
+    if (schema.enum) stripped.enum = schema.enum.filter((value) => value !== null);
+    return stripped;
+  }
+  if (schema.oneOf?.length === 2 && schema.oneOf[1]?.type === 'null' && schema.oneOf[0]) {
+    const { oneOf: _, ...rest } = schema;
+    return { ...schema.oneOf[0], ...rest };
+  }
+  return schema;
+}
