@@ -6,6 +6,7 @@ import { migrationsList } from '../../src/migrations/index.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     adminUrl: string;
+    runId: string;
   }
 }
 
@@ -29,7 +30,18 @@ export const RUN_KEY = createHash('sha256')
   .digest('hex')
   .slice(0, 10);
 
-export const TEMPLATE_DATABASE = `tributary_tpl_${RUN_KEY}`;
+/** One test run: the checkout's key and the pid of the run's main process (concurrent runs never collide). */
+export function runId(): string {
+  try {
+    return inject('runId');
+  } catch {
+    return `${RUN_KEY}_${process.pid}`;
+  }
+}
+
+export function templateDatabase(run = runId()): string {
+  return `tributary_tpl_${run}`;
+}
 
 export function databaseUrl(name: string, admin = adminUrl()): string {
   const url = new URL(admin);
@@ -51,14 +63,13 @@ export async function dropDatabase(client: pg.Client, name: string): Promise<voi
   await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
-/** A fresh, migrated database for one test file, copied from the template (fast). */
+/** A fresh, migrated database for one test file, copied from the run's template (fast). */
 export async function createTestDatabase(
   label: string,
 ): Promise<{ name: string; url: string; drop(): Promise<void> }> {
-  const name =
-    `tributary_t_${RUN_KEY}_${label}_${process.pid}_${Math.floor(Math.random() * 1e6)}`.toLowerCase();
+  const name = `tributary_t_${runId()}_${label}_${Math.floor(Math.random() * 1e9)}`.toLowerCase();
   await withAdmin(async (client) => {
-    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}"`);
   });
   return { name, url: databaseUrl(name), drop: () => withAdmin((client) => dropDatabase(client, name)) };
 }

@@ -13,7 +13,8 @@ import {
   databaseUrl,
   dropDatabase,
   RUN_KEY,
-  TEMPLATE_DATABASE,
+  runId,
+  templateDatabase,
   withAdmin,
 } from './database.ts';
 
@@ -51,25 +52,52 @@ async function adminDatabase(): Promise<{ url: string; stop(): Promise<void> }> 
   };
 }
 
-/** Builds the migrated template database every test file copies, and sweeps databases of earlier runs. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function databasesLike(client: pg.Client, pattern: string): Promise<string[]> {
+  const rows = await client.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname LIKE $1',
+    [pattern],
+  );
+  return rows.rows.map((row) => row.datname);
+}
+
+/** Sweeps databases left by dead runs of this checkout; a live concurrent run keeps its own. */
+async function dropDatabasesOfDeadRuns(client: pg.Client): Promise<void> {
+  for (const name of await databasesLike(client, `tributary_t%_${RUN_KEY}_%`)) {
+    const pid = Number.parseInt(name.split(`_${RUN_KEY}_`)[1] ?? '', 10);
+    if (!Number.isInteger(pid) || !isAlive(pid)) await dropDatabase(client, name);
+  }
+}
+
+/** Builds the run's migrated template database, which every test file copies. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const admin = await adminDatabase();
+  const run = runId();
+  const template = templateDatabase(run);
   project.provide('adminUrl', admin.url);
+  project.provide('runId', run);
   await withAdmin(async (client) => {
-    const stale = await client.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE datname LIKE $1',
-      [`tributary_t_${RUN_KEY}_%`],
-    );
-    for (const row of stale.rows) await dropDatabase(client, row.datname);
-    await dropDatabase(client, TEMPLATE_DATABASE);
-    await client.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
+    await dropDatabasesOfDeadRuns(client);
+    await client.query(`CREATE DATABASE "${template}"`);
   }, admin.url);
-  const url = databaseUrl(TEMPLATE_DATABASE, admin.url);
+  const url = databaseUrl(template, admin.url);
   const orm = await MikroORM.init(ormConfig(url, 2));
   await migrateToLatest(orm, url);
   await orm.close();
   return async () => {
-    await withAdmin((client) => dropDatabase(client, TEMPLATE_DATABASE), admin.url);
+    await withAdmin(async (client) => {
+      for (const name of await databasesLike(client, `tributary_t%_${run}_%`))
+        await dropDatabase(client, name);
+      await dropDatabase(client, template);
+    }, admin.url);
     await admin.stop();
   };
 }
