@@ -1,7 +1,36 @@
-import { Router } from 'express';
+import express, { Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
+import { createDocsRouter } from './docs.ts';
+import { compileTools } from './registry.ts';
+import { agentResources, compileResources, type ResourceRow } from './resources.ts';
+import { createRpcServer, methodNotAllowed, rpcBodyErrors, rpcHandler } from './server.ts';
+import type { ToolRow } from './tool.ts';
+import { agentTools, documentedAliases } from './tools/index.ts';
+
+export interface AgentApiOptions {
+  tools?: ToolRow[];
+  resources?: ResourceRow[];
+  aliases?: Record<string, string[]>;
+}
 
 /** The agent surface: JSON-RPC 2.0 (MCP) at POST /api/mcp and its HTTP helpers under /api/mcp/*. */
-export function createAgentApi(_app: AppServices): Router {
-  return Router();
+export function createAgentApi(app: AppServices, options: AgentApiOptions = {}): Router {
+  const surface = {
+    app,
+    tools: compileTools(options.tools ?? agentTools, options.aliases ?? documentedAliases),
+    resources: compileResources(options.resources ?? agentResources),
+  };
+  const server = createRpcServer(surface);
+
+  const router = Router();
+  // Any content type is read as JSON, and any JSON value is accepted so that a non-object gets -32600.
+  router.post(
+    '/',
+    express.json({ limit: '6mb', strict: false, type: () => true }),
+    rpcHandler(surface, server),
+  );
+  router.all('/', methodNotAllowed);
+  router.use(createDocsRouter(app));
+  router.use(rpcBodyErrors);
+  return router;
 }

@@ -1,0 +1,14 @@
+import type { ToolRow } from '../tool.ts';
+import { accountTools } from './account.ts';
+import { catalogTools } from './catalog.ts';
+
+/** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
+export const agentTools: ToolRow[] = [...accountTools, ...catalogTools];
+
+/**
+ * Aliases the spec documents for tools whose rows may not exist yet. They join the row's own aliases when
+ * a row with that canonical name is in the table, and are absent from resolution until then.
+ */
+export const documentedAliases: Record<string, string[]> = {
+  get_release_status: ['release_status', 'check_release_status'],
+};
