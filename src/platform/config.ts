@@ -9,20 +9,40 @@ const url = (protocols: string[]) =>
     message: `must use ${protocols.join(' or ')}`,
   });
 
-const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  PUBLIC_URL: url(['http', 'https']).optional(),
-  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  DATA_DIR: z.string().min(1).default('./data'),
-  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  REDIS_URL: url(['redis', 'rediss']).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GRAPHIQL: bool.optional(),
-  OUTBOUND_ALLOW_PRIVATE: bool.default(false),
-});
+const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: url(['http', 'https']).optional(),
+    DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATA_DIR: z.string().min(1).default('./data'),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+    REDIS_URL: url(['redis', 'rediss']).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GRAPHIQL: bool.optional(),
+    OUTBOUND_ALLOW_PRIVATE: bool.default(false),
+    OUTBOUND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    STORAGE_SIGNING_SECRET: z.string().min(32).optional(),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ENDPOINT: url(['http', 'https']).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    UPLOAD_SESSION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 86_400)
+      .default(86_400),
+  })
+  .refine((c) => c.STORAGE_DRIVER !== 's3' || c.S3_BUCKET, {
+    message: 'S3_BUCKET is required when STORAGE_DRIVER=s3',
+    path: ['S3_BUCKET'],
+  });
 
 type RawConfig = z.infer<typeof configSchema>;
 
