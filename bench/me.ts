@@ -7,7 +7,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { parse } from 'graphql';
 import { authenticate } from '../schema/context.ts';
 import { prepareOperation, runOperation } from '../schema/execute.ts';
-import type { AppServices } from '../schema/services.ts';
+import { buildAppServices } from '../schema/services.ts';
 import { createAccount } from '../src/domains/accounts/create-account.ts';
 import { issueToken } from '../src/domains/accounts/issue-token.ts';
 import { loadConfig } from '../src/platform/config.ts';
@@ -72,13 +72,12 @@ try {
   );
 
   // In-process: the same operation through runOperation, with the same per-request authentication.
-  const services: AppServices = {
-    config: loadConfig({ DATABASE_URL: databaseUrl }),
+  const services = await buildAppServices(
+    loadConfig({ DATABASE_URL: databaseUrl }),
     orm,
-    logger: createLogger('silent'),
-    startedAt: new Date(),
-    version: 'bench',
-  };
+    createLogger('silent'),
+    'bench',
+  );
   const prepared = prepareOperation(ME_QUERY);
   const inProcess = await measureInProcess(
     'GraphQL in-process (runOperation)',

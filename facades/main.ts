@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { AppServices } from '../schema/services.ts';
+import { buildAppServices } from '../schema/services.ts';
 import { ConfigError, loadConfig } from '../src/platform/config.ts';
 import { connectDatabase } from '../src/platform/db/connect.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { assertNodeVersion } from '../src/platform/runtime.ts';
+import { startUploadSweeper } from '../src/workers/upload-sweeper.ts';
 import { startServer } from './server.ts';
 
 assertNodeVersion();
@@ -24,8 +25,13 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
   version: string;
 };
 const database = await connectDatabase(config, logger);
-const services: AppServices = { config, orm: database.orm, logger, startedAt: new Date(), version };
+const services = await buildAppServices(config, database.orm, logger, version);
 const running = await startServer(services, config.PORT, config.HOST);
+const stopSweeper = startUploadSweeper({
+  em: () => database.orm.em.fork(),
+  scratch: services.scratch,
+  logger,
+});
 logger.info(
   { url: running.url, database: database.mode, publicUrl: config.PUBLIC_URL },
   'Tributary is serving',
@@ -38,6 +44,7 @@ async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(1), 15_000);
   force.unref();
+  stopSweeper();
   await running.close().catch((err) => logger.error({ err }, 'closing the HTTP server'));
   await database.close().catch((err) => logger.error({ err }, 'closing the database'));
   process.exit(0);

@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppServices } from '../schema/services.ts';
+import { createDownloadRoutes } from './files/download-routes.ts';
+import { createUploadRoutes } from './files/upload-routes.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { sendError } from './rest/errors.ts';
@@ -29,7 +31,9 @@ export function createApp(app: AppServices): Express {
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res, {}));
   http.use('/v1', createRestApi(app));
+  http.use('/api/mcp/upload', createUploadRoutes(app));
   http.use('/api/mcp', createAgentApi(app));
+  http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
 
   http.use(bodyParserErrors);

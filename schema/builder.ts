@@ -10,6 +10,8 @@ export interface AuthScopes {
   public: boolean;
   /** A token carrying this scope. */
   scope: Scope;
+  /** The scoped upload token of this upload session. */
+  uploadSession: string;
 }
 
 export const builder = new SchemaBuilder<{
@@ -28,6 +30,7 @@ export const builder = new SchemaBuilder<{
     authScopes: (context) => ({
       public: true,
       scope: (scope) => context.principal?.scopes.has(scope) ?? false,
+      uploadSession: (sessionId) => context.principal?.uploadSessionId === sessionId.toLowerCase(),
     }),
     unauthorizedError: (_parent, context, info, result) => {
       if (!context.principal)

@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { authenticateToken } from '../src/domains/accounts/authenticate.ts';
 import type { Principal } from '../src/domains/accounts/principal.ts';
+
+export type { Principal };
+
+import { authenticateUploadToken } from '../src/domains/uploads/sessions/authenticate-upload-token.ts';
 import { unauthenticated } from '../src/platform/errors.ts';
 import type { AppServices } from './services.ts';
 
@@ -33,6 +37,11 @@ export function bearerToken(header: string | null | undefined): string | null {
 export async function authenticate(app: AppServices, token: string | null): Promise<Principal | null> {
   if (token === null) return null;
   return authenticateToken(app.orm.em.fork(), token);
+}
+
+/** A scoped upload token (header `x-mcp-upload-token`): acts on its one session only. */
+export async function authenticateUpload(app: AppServices, token: string): Promise<Principal> {
+  return authenticateUploadToken(app.orm.em.fork(), token);
 }
 
 export function requirePrincipal(context: Context): Principal {

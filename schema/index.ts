@@ -9,6 +9,9 @@ import './credits/pricing.ts';
 import './catalog/stores.ts';
 import './catalog/language-script-codes.ts';
 import './catalog/metadata-rules.ts';
+import './uploads/file.ts';
+import './uploads/upload-mutations.ts';
+import './uploads/upload-sessions.ts';
 
 let schema: GraphQLSchema | undefined;
 

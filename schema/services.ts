@@ -1,12 +1,52 @@
 import type { AppConfig } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import {
+  createOutboundClient,
+  type OutboundClient,
+  outboundPolicyFromConfig,
+} from '../src/platform/http/index.ts';
 import type { Logger } from '../src/platform/logger.ts';
+import { createScratch, type Scratch } from '../src/platform/scratch.ts';
+import { createStorage, loadSigningSecret } from '../src/platform/storage/index.ts';
+import type { ObjectStorage } from '../src/platform/storage/object-storage.ts';
 
 /** Long-lived things every request can reach: built once at start-up, shared by all surfaces. */
 export interface AppServices {
   config: AppConfig;
   orm: Orm;
   logger: Logger;
+  storage: ObjectStorage;
+  /** The HMAC key of local signed download URLs (null with S3, which presigns). */
+  storageSigningSecret: string | null;
+  scratch: Scratch;
+  outbound: OutboundClient;
   startedAt: Date;
   version: string;
+}
+
+/** Builds the services from configuration: the same wiring for the server, the tests and the benches. */
+export async function buildAppServices(
+  config: AppConfig,
+  orm: Orm,
+  logger: Logger,
+  version: string,
+  overrides: Partial<Pick<AppServices, 'storage' | 'outbound'>> = {},
+): Promise<AppServices> {
+  const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
+  return {
+    config,
+    orm,
+    logger,
+    storage: overrides.storage ?? createStorage(config, { signingSecret: signingSecret ?? '' }),
+    storageSigningSecret: signingSecret,
+    scratch: createScratch(config.DATA_DIR),
+    outbound:
+      overrides.outbound ??
+      createOutboundClient({
+        policy: outboundPolicyFromConfig(config),
+        timeoutSeconds: config.OUTBOUND_TIMEOUT_SECONDS,
+      }),
+    startedAt: new Date(),
+    version,
+  };
 }

@@ -1,4 +1,5 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { GraphQLError } from 'graphql';
 import { authenticate, bearerToken } from '../../schema/context.ts';
 import { appErrorExtensions, errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
@@ -51,6 +52,33 @@ function renamePath(path: string, restNames: Map<string, string>): string {
   return [renamed, ...rest].join('.');
 }
 
+const VARIABLE_ERROR = /^Variable "\$(\w+)"/;
+
+/**
+ * The error in the REST client's terms: detail paths and GraphQL variable errors ("Variable "$fileSize"
+ * of required type …") name the body, query or path field the client sent.
+ */
+function restEnvelope(error: GraphQLError, restNames: Map<string, string>) {
+  const extensions = errorExtensions(error);
+  const variable = VARIABLE_ERROR.exec(error.message)?.[1];
+  if (variable && extensions.type === 'invalid_request_error') {
+    const field = restNames.get(variable) ?? variable;
+    const message = error.message
+      .replace(VARIABLE_ERROR, `Field "${field}"`)
+      .replace(/ of required type "[^"]+" was not provided\./, ' is required.')
+      .replace(/ of (?:non-null )?type "[^"]+"/, '');
+    return envelopeFrom(message, {
+      ...extensions,
+      code: 'invalid_field',
+      details: [{ path: field, message }],
+    });
+  }
+  if (extensions.details) {
+    extensions.details = extensions.details.map((d) => ({ ...d, path: renamePath(d.path, restNames) }));
+  }
+  return envelopeFrom(error.message, extensions);
+}
+
 /** Express router for the route table: every row authenticates, runs its GraphQL operation, answers. */
 export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): Router {
   const router = Router();
@@ -65,14 +93,7 @@ export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): R
         const result = await runOperation(app, entry.operation, { principal, variables, requestId });
         const [error] = result.errors;
         if (error) {
-          const extensions = errorExtensions(error);
-          if (extensions.details) {
-            extensions.details = extensions.details.map((d) => ({
-              ...d,
-              path: renamePath(d.path, entry.restNames),
-            }));
-          }
-          sendError(res, envelopeFrom(error.message, extensions));
+          sendError(res, restEnvelope(error, entry.restNames));
           return;
         }
         const body = route.select ? result.data?.[route.select] : result.data;

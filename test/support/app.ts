@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningServer, startServer } from '../../facades/server.ts';
-import type { AppServices } from '../../schema/services.ts';
+import { type AppServices, buildAppServices } from '../../schema/services.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/orm.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -17,24 +21,31 @@ export interface TestApp {
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase('app');
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, ...env });
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  });
   const orm = await openDatabase(database.url, 5);
-  const services: AppServices = {
+  const services = await buildAppServices(
     config,
     orm,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    startedAt: new Date(),
-    version: 'test',
-  };
+    createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    'test',
+  );
   let running: RunningServer;
   try {
-    running = await startServer(services, 0, '127.0.0.1');
+    running = await startServer(services, port, '127.0.0.1');
   } catch (error) {
     await orm.close();
     await database.drop();
     throw error;
   }
-  services.config.PUBLIC_URL = running.url;
   return {
     url: running.url,
     services,
@@ -43,6 +54,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       await running.close();
       await orm.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -60,4 +72,16 @@ export function useTestApp(env: Record<string, string> = {}): () => TestApp {
     if (!app) throw new Error('the test app has not started');
     return app;
   };
+}
+
+/** A port that was free a moment ago: the app must know its own URL before it listens. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,7 +1,8 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
+import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
 
 /** Every REST endpoint under /v1, one row each. */
-export const restRoutes: RestRoute[] = [...platformRoutes, ...catalogRoutes, ...accountRoutes];
+export const restRoutes: RestRoute[] = [...platformRoutes, ...catalogRoutes, ...accountRoutes, ...fileRoutes];

@@ -6,5 +6,7 @@ export interface Principal {
   accountId: string;
   scopes: ReadonlySet<Scope>;
   tokenId: string;
-  tokenKind: TokenKind;
+  /** `upload`: a scoped upload token, valid for `uploadSessionId` only. */
+  tokenKind: TokenKind | 'upload';
+  uploadSessionId?: string;
 }

@@ -1,0 +1,85 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { appErrorExtensions } from '../../schema/errors.ts';
+import type { AppServices } from '../../schema/services.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { contentDisposition, verifyLocalSignature } from '../../src/platform/storage/index.ts';
+import { envelopeFrom, sendError } from '../rest/errors.ts';
+import { bearerCaller } from './caller.ts';
+import { type FileOperations, fileOperations, runOrAnswer } from './operations.ts';
+
+const optional = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * `GET <fileUrl>` with a bearer token → 302 to a signed URL (about an hour). With the local driver,
+ * the signed URL is `/api/files/signed/<key>?expires&sig`, served here after an HMAC check.
+ */
+export function createDownloadRoutes(
+  app: AppServices,
+  signingSecret: string | null,
+  ops: FileOperations = fileOperations(),
+): Router {
+  const router = Router();
+
+  router.get('/signed/*key', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const key = ([] as string[]).concat(req.params.key as string | string[]).join('/');
+      const verdict =
+        signingSecret === null
+          ? 'invalid'
+          : verifyLocalSignature(
+              {
+                key,
+                expires: String(req.query.expires ?? ''),
+                sig: String(req.query.sig ?? ''),
+                name: optional(req.query.name),
+                type: optional(req.query.type),
+              },
+              signingSecret,
+              new Date(),
+            );
+      if (verdict !== 'ok') {
+        sendError(res, {
+          type: verdict === 'expired' ? 'permission_error' : 'not_found_error',
+          code: verdict === 'expired' ? 'signed_url_expired' : 'signed_url_invalid',
+          message:
+            verdict === 'expired'
+              ? 'This download link has expired; ask for a new one.'
+              : 'No such download.',
+        });
+        return;
+      }
+      const info = await app.storage.head(key);
+      if (!info) {
+        sendError(res, { type: 'not_found_error', code: 'file_not_found', message: 'No such download.' });
+        return;
+      }
+      res.setHeader('Content-Type', info.contentType);
+      res.setHeader('Content-Length', String(info.size));
+      res.setHeader('Cache-Control', 'private, max-age=300');
+      const name = optional(req.query.name);
+      if (name) res.setHeader('Content-Disposition', contentDisposition(name));
+      const body = await app.storage.get(key);
+      body.on('error', (error) => res.destroy(error));
+      body.pipe(res);
+    } catch (error) {
+      if (error instanceof AppError) sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
+      else next(error);
+    }
+  });
+
+  router.get('/:store/:userId/:name', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const principal = await bearerCaller(app, req);
+      const fileUrl = `/api/files/${req.params.store}/${req.params.userId}/${req.params.name}`;
+      const data = await runOrAnswer(app, res, ops.download, principal, { fileUrl });
+      if (!data) return;
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(302, (data.fileDownload as { url: string }).url);
+    } catch (error) {
+      if (error instanceof AppError) sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
+      else next(error);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,60 @@
+import type { Response } from 'express';
+import type { Principal } from '../../schema/context.ts';
+import { errorExtensions } from '../../schema/errors.ts';
+import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
+import type { AppServices } from '../../schema/services.ts';
+import { envelopeFrom, sendError } from '../rest/errors.ts';
+
+export const FILE_FIELDS = /* GraphQL */ `
+  fileUrl fileName type size contentType sha256 sourceSha256 sourceSize width height durationSeconds
+  sampleRate bitDepth channels codec warnings { code message } createdAt
+`;
+
+const PROGRESS_FIELDS = `sessionId status fileSize receivedBytes receivedChunks { index size } expiresAt`;
+
+/** The GraphQL operations behind the byte-stream endpoints, parsed and validated once. */
+export function fileOperations() {
+  return {
+    session: prepareOperation(
+      `query UploadSession($sessionId: String!) { uploadSession(sessionId: $sessionId) { ${PROGRESS_FIELDS} } }`,
+    ),
+    recordChunk: prepareOperation(
+      `mutation RecordChunk($sessionId: String!, $chunkIndex: Int!) {
+        recordUploadChunk(sessionId: $sessionId, chunkIndex: $chunkIndex) { ${PROGRESS_FIELDS} } }`,
+    ),
+    complete: prepareOperation(
+      `mutation CompleteUpload($sessionId: String!, $fileName: String, $fileType: String, $type: UploadType) {
+        completeUpload(sessionId: $sessionId, fileName: $fileName, fileType: $fileType, type: $type) { ${FILE_FIELDS} } }`,
+    ),
+    storeIncoming: prepareOperation(
+      `mutation StoreIncoming($incomingId: ID!, $type: UploadType!, $fileName: String!) {
+        storeIncomingFile(incomingId: $incomingId, type: $type, fileName: $fileName) { userId ${FILE_FIELDS} } }`,
+    ),
+    download: prepareOperation(
+      `query FileDownload($fileUrl: String!) { fileDownload(fileUrl: $fileUrl) { url expiresAt } }`,
+    ),
+  };
+}
+
+export type FileOperations = ReturnType<typeof fileOperations>;
+
+/** Runs an operation; on error answers the envelope and returns null. */
+export async function runOrAnswer(
+  app: AppServices,
+  res: Response,
+  operation: PreparedOperation,
+  principal: Principal | null,
+  variables: Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
+  const result = await runOperation(app, operation, {
+    principal,
+    variables,
+    requestId: String(res.locals.requestId ?? ''),
+  });
+  const [error] = result.errors;
+  if (error) {
+    sendError(res, envelopeFrom(error.message, errorExtensions(error)));
+    return null;
+  }
+  return result.data ?? {};
+}

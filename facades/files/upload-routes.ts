@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { appErrorExtensions } from '../../schema/errors.ts';
+import type { AppServices } from '../../schema/services.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { envelopeFrom, sendError } from '../rest/errors.ts';
+import { bearerCaller, uploadCaller } from './caller.ts';
+import { receiveChunkBody } from './chunk-body.ts';
+import { readMultipart } from './multipart.ts';
+import { type FileOperations, fileOperations, runOrAnswer } from './operations.ts';
+
+/** Bytes per request: a chunk is at most 32 MiB (base64 JSON chunks need a third more). */
+const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
+const MAX_MULTIPART_BYTES = 2 * 1024 * 1024 * 1024;
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+
+function handle(handler: Handler) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      await handler(req, res);
+    } catch (error) {
+      if (error instanceof AppError) sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
+      else next(error);
+    }
+  };
+}
+
+/**
+ * The byte-stream side of uploads under /api/mcp/upload: bytes go to scratch disk here, then the
+ * GraphQL mutation records or ingests them (the one exception to "everything through GraphQL").
+ */
+export function createUploadRoutes(app: AppServices, ops: FileOperations = fileOperations()): Router {
+  const router = Router();
+  const json = express.json({ limit: Math.ceil((MAX_CHUNK_BYTES * 4) / 3) + 64 * 1024 });
+
+  router.post(
+    '/',
+    handle(async (req, res) => {
+      const principal = await bearerCaller(app, req);
+      const incomingId = randomUUID();
+      const target = app.scratch.incomingPath(principal.accountId, incomingId);
+      const { fields, file } = await readMultipart(req, 'file', target, MAX_MULTIPART_BYTES);
+      if (!file) {
+        sendError(res, {
+          type: 'invalid_request_error',
+          code: 'missing_file',
+          message: 'The form has no `file` part.',
+          details: [{ path: 'file', message: 'missing' }],
+        });
+        return;
+      }
+      const data = await runOrAnswer(app, res, ops.storeIncoming, principal, {
+        incomingId,
+        type: fields.type ?? '',
+        fileName: file.fileName || fields.fileName || 'upload',
+      }).finally(() => rm(target, { force: true }));
+      if (!data) return;
+      const stored = data.storeIncomingFile as Record<string, unknown>;
+      res.status(201).json({ success: true, ...stored });
+    }),
+  );
+
+  router.post(
+    '/chunk',
+    (req, res, next) =>
+      (req.get('content-type') ?? '').startsWith('application/json') ? json(req, res, next) : next(),
+    handle(async (req, res) => {
+      const principal = await uploadCaller(app, req);
+      const tempPath = await app.scratch.newPath('chunk');
+      try {
+        const chunk = await receiveChunkBody(req, tempPath, MAX_CHUNK_BYTES);
+        const session = await runOrAnswer(app, res, ops.session, principal, { sessionId: chunk.sessionId });
+        if (!session) return;
+        const sessionId = (session.uploadSession as { sessionId: string }).sessionId;
+        const target = app.scratch.chunkPath(sessionId, chunk.chunkIndex);
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(tempPath, target);
+        const data = await runOrAnswer(app, res, ops.recordChunk, principal, {
+          sessionId,
+          chunkIndex: chunk.chunkIndex,
+        });
+        if (!data) return;
+        res.json({ success: true, chunkIndex: chunk.chunkIndex, ...(data.recordUploadChunk as object) });
+      } finally {
+        await rm(tempPath, { force: true });
+      }
+    }),
+  );
+
+  router.post(
+    '/complete',
+    json,
+    handle(async (req, res) => {
+      const principal = await uploadCaller(app, req);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const data = await runOrAnswer(app, res, ops.complete, principal, {
+        sessionId: String(body.sessionId ?? ''),
+        fileName: typeof body.fileName === 'string' ? body.fileName : null,
+        fileType: typeof body.fileType === 'string' ? body.fileType : null,
+        type: typeof body.type === 'string' ? body.type : null,
+      });
+      if (!data) return;
+      res.json({ success: true, ...(data.completeUpload as object) });
+    }),
+  );
+
+  router.get(
+    '/status',
+    handle(async (req, res) => {
+      const principal = await uploadCaller(app, req);
+      const data = await runOrAnswer(app, res, ops.session, principal, {
+        sessionId: String(req.query.sessionId ?? ''),
+      });
+      if (data) res.json(data.uploadSession);
+    }),
+  );
+
+  return router;
+}

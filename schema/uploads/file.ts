@@ -1,0 +1,115 @@
+import { signedDownload } from '../../src/domains/uploads/download-url.ts';
+import { findOwnedFile } from '../../src/domains/uploads/find-file.ts';
+import type { MediaWarning, StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
+import { StoredFile as StoredFileEntity } from '../../src/domains/uploads/stored-file.entity.ts';
+import { UPLOAD_TYPES } from '../../src/domains/uploads/upload-session.entity.ts';
+import { fileUrlFor } from '../../src/platform/storage/index.ts';
+import { builder, MCP } from '../builder.ts';
+import { requirePrincipal } from '../context.ts';
+import { uploadDeps } from './deps.ts';
+
+export const UploadTypeEnum = builder.enumType('UploadType', {
+  description: '`coverArt` (stored as a 3000×3000 PNG) or `audio` (stored as FLAC).',
+  values: Object.fromEntries(UPLOAD_TYPES.map((type) => [type, { value: type }])),
+});
+
+const MediaWarningRef = builder.objectRef<MediaWarning>('MediaWarning').implement({
+  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+});
+
+const num = (file: StoredFile, key: string) => {
+  const value = file.media[key];
+  return typeof value === 'number' ? value : null;
+};
+
+export const FileRef = builder.objectRef<StoredFile>('File').implement({
+  description: 'A stored, normalised file of the caller, addressed by its fileUrl.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    fileUrl: t.string({ resolve: (file) => fileUrlFor(file.store, file.account.id, file.name) }),
+    fileName: t.exposeString('name'),
+    type: t.string({ resolve: (file) => (file.store === 'cover-art' ? 'coverArt' : 'audio') }),
+    store: t.exposeString('store'),
+    userId: t.string({ resolve: (file) => file.account.id }),
+    size: t.exposeFloat('size', { description: 'Bytes stored.' }),
+    contentType: t.exposeString('contentType'),
+    sha256: t.exposeString('sha256', { description: 'SHA-256 of the stored (normalised) bytes.' }),
+    sourceSha256: t.exposeString('sourceSha256', { description: 'SHA-256 of the bytes received.' }),
+    sourceSize: t.exposeFloat('sourceSize'),
+    sourceContentType: t.exposeString('sourceContentType', { nullable: true }),
+    origin: t.exposeString('origin'),
+    width: t.int({ nullable: true, resolve: (file) => num(file, 'width') }),
+    height: t.int({ nullable: true, resolve: (file) => num(file, 'height') }),
+    durationSeconds: t.float({ nullable: true, resolve: (file) => num(file, 'durationSeconds') }),
+    sampleRate: t.int({ nullable: true, resolve: (file) => num(file, 'sampleRate') }),
+    bitDepth: t.int({ nullable: true, resolve: (file) => num(file, 'bitDepth') }),
+    channels: t.int({ nullable: true, resolve: (file) => num(file, 'channels') }),
+    codec: t.string({
+      nullable: true,
+      resolve: (file) => (typeof file.media.codec === 'string' ? file.media.codec : null),
+    }),
+    media: t.field({
+      type: 'JSON',
+      description: 'All media facts, including those of the source.',
+      resolve: (file) => file.media,
+    }),
+    warnings: t.field({ type: [MediaWarningRef], resolve: (file) => file.warnings }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+interface FileDownload {
+  url: string;
+  expiresAt: Date;
+}
+
+const FileDownloadRef = builder.objectRef<FileDownload>('FileDownload').implement({
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'A signed URL that serves the bytes without a token.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('file', (t) =>
+  t.field({
+    type: FileRef,
+    authScopes: MCP,
+    args: { fileUrl: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) =>
+      findOwnedFile(context.em, requirePrincipal(context).accountId, args.fileUrl),
+  }),
+);
+
+builder.queryField('files', (t) =>
+  t.field({
+    type: [FileRef],
+    authScopes: MCP,
+    description: "The caller's files, newest first.",
+    args: {
+      type: t.arg({ type: UploadTypeEnum, required: false }),
+      limit: t.arg.int({ required: false, defaultValue: 50, validate: { min: 1, max: 200 } }),
+    },
+    resolve: (_root, args, context) =>
+      context.em.find(
+        StoredFileEntity,
+        {
+          account: requirePrincipal(context).accountId,
+          ...(args.type
+            ? { store: args.type === 'coverArt' ? ('cover-art' as const) : ('audio' as const) }
+            : {}),
+        },
+        { orderBy: { createdAt: 'desc' }, limit: args.limit ?? 50 },
+      ),
+  }),
+);
+
+builder.queryField('fileDownload', (t) =>
+  t.field({
+    type: FileDownloadRef,
+    authScopes: MCP,
+    description: "A short-lived (about one hour) signed download URL for one of the caller's files.",
+    args: { fileUrl: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) =>
+      signedDownload(uploadDeps(context), requirePrincipal(context).accountId, args.fileUrl),
+  }),
+);

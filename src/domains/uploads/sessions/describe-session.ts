@@ -1,0 +1,15 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UploadChunk, type UploadSession } from '../upload-session.entity.ts';
+
+export interface SessionProgress {
+  session: UploadSession;
+  receivedChunks: { index: number; size: number }[];
+  receivedBytes: number;
+}
+
+/** Which chunks the session holds, so a client can resume after a broken connection. */
+export async function sessionProgress(em: EntityManager, session: UploadSession): Promise<SessionProgress> {
+  const chunks = await em.find(UploadChunk, { session }, { orderBy: { index: 'asc' } });
+  const receivedChunks = chunks.map((c) => ({ index: c.index, size: c.size }));
+  return { session, receivedChunks, receivedBytes: receivedChunks.reduce((sum, c) => sum + c.size, 0) };
+}

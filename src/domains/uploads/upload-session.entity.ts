@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity.ts';
+import { StoredFile } from './stored-file.entity.ts';
+
+export const UPLOAD_TYPES = ['coverArt', 'audio'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+
+export const SESSION_STATUSES = ['open', 'completed', 'expired'] as const;
+
+/** A chunked upload: chunks arrive in any order, any number of times, until `complete`. */
+export const UploadSession = defineEntity({
+  name: 'UploadSession',
+  tableName: 'upload_sessions',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    type: p.enum(UPLOAD_TYPES),
+    fileName: p.string().length(500),
+    fileSize: p.bigint('number'),
+    fileType: p.string().length(200).nullable(),
+    /** SHA-256 of the session's scoped upload token (valid for this session only). */
+    uploadTokenHash: p.string().length(64).unique(),
+    status: p.enum(SESSION_STATUSES).default('open'),
+    file: () => p.manyToOne(StoredFile).nullable().deleteRule('set null'),
+    expiresAt: p.datetime().index(),
+    completedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type UploadSession = InferEntity<typeof UploadSession>;
+
+export const UploadChunk = defineEntity({
+  name: 'UploadChunk',
+  tableName: 'upload_chunks',
+  properties: {
+    session: () => p.manyToOne(UploadSession).primary().deleteRule('cascade'),
+    index: p.integer().primary(),
+    size: p.integer(),
+    receivedAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type UploadChunk = InferEntity<typeof UploadChunk>;
