@@ -52,3 +52,16 @@ export async function startChild(
     },
   };
 }
+
+/** A port that was free a moment ago, so a server can be told its own public URL before it listens. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

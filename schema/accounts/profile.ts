@@ -14,8 +14,13 @@ export const ProfileRef = builder.objectRef<Account>('Profile').implement({
     avatarUrl: t.string({
       nullable: true,
       description: 'A signed, short-lived URL of the avatar image; null when the account has none.',
-      // Avatars arrive with file storage; until an account has one there is nothing to sign.
-      resolve: () => null,
+      resolve: (account, _args, context) =>
+        account.avatarKey
+          ? context.app.storage.signedDownloadUrl(account.avatarKey, {
+              expiresInSeconds: 3600,
+              contentType: 'image/png',
+            })
+          : null,
     }),
     isInsider: t.exposeBoolean('isInsider'),
     isPatron: t.exposeBoolean('isPatron', { description: 'Legacy flag kept alongside isInsider.' }),
