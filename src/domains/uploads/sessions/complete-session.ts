@@ -46,12 +46,10 @@ export async function completeSession(
 
   const assembled = await deps.scratch.newPath('assembled');
   try {
-    const out = createWriteStream(assembled);
-    for (const chunk of chunks) {
-      await pipeline(createReadStream(deps.scratch.chunkPath(session.id, chunk.index)), out, { end: false });
-    }
-    out.end();
-    await new Promise<void>((resolve, reject) => out.once('close', resolve).once('error', reject));
+    const chunkPaths = chunks.map((chunk) => deps.scratch.chunkPath(session.id, chunk.index));
+    await pipeline(async function* concatenate() {
+      for (const chunkPath of chunkPaths) yield* createReadStream(chunkPath, { highWaterMark: 1 << 20 });
+    }, createWriteStream(assembled));
     const file = await ingestFile(deps, {
       accountId: input.accountId,
       type: session.type,
