@@ -1,9 +1,8 @@
-import { type NextFunction, type Request, type Response, Router } from 'express';
-import { appErrorExtensions } from '../../schema/errors.ts';
+import { type Request, type Response, Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
-import { AppError } from '../../src/platform/errors.ts';
 import { contentDisposition, verifyLocalSignature } from '../../src/platform/storage/index.ts';
-import { envelopeFrom, sendError } from '../rest/errors.ts';
+import { sendError } from '../rest/errors.ts';
+import { routeHandler } from '../route-handler.ts';
 import { bearerCaller } from './caller.ts';
 import { type FileOperations, fileOperations, runOrAnswer } from './operations.ts';
 
@@ -20,8 +19,9 @@ export function createDownloadRoutes(
 ): Router {
   const router = Router();
 
-  router.get('/signed/*key', async (req: Request, res: Response, next: NextFunction) => {
-    try {
+  router.get(
+    '/signed/*key',
+    routeHandler(async (req: Request, res: Response) => {
       const key = ([] as string[]).concat(req.params.key as string | string[]).join('/');
       const verdict =
         signingSecret === null
@@ -61,25 +61,20 @@ export function createDownloadRoutes(
       const body = await app.storage.get(key);
       body.on('error', (error) => res.destroy(error));
       body.pipe(res);
-    } catch (error) {
-      if (error instanceof AppError) sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
-      else next(error);
-    }
-  });
+    }),
+  );
 
-  router.get('/:store/:userId/:name', async (req: Request, res: Response, next: NextFunction) => {
-    try {
+  router.get(
+    '/:store/:userId/:name',
+    routeHandler(async (req: Request, res: Response) => {
       const principal = await bearerCaller(app, req);
       const fileUrl = `/api/files/${req.params.store}/${req.params.userId}/${req.params.name}`;
       const data = await runOrAnswer(app, res, ops.download, principal, { fileUrl });
       if (!data) return;
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(302, (data.fileDownload as { url: string }).url);
-    } catch (error) {
-      if (error instanceof AppError) sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
-      else next(error);
-    }
-  });
+    }),
+  );
 
   return router;
 }

@@ -4,11 +4,7 @@ import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { envelopeFrom, sendError } from '../rest/errors.ts';
-
-export const FILE_FIELDS = /* GraphQL */ `
-  fileUrl fileName type size contentType sha256 sourceSha256 sourceSize width height durationSeconds
-  sampleRate bitDepth channels codec warnings { code message } createdAt
-`;
+import { FILE_FIELDS } from '../selections.ts';
 
 const PROGRESS_FIELDS = `sessionId status fileSize receivedBytes receivedChunks { index size } expiresAt`;
 

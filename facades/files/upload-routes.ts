@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { appErrorExtensions } from '../../schema/errors.ts';
+import express, { Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
-import { AppError } from '../../src/platform/errors.ts';
-import { envelopeFrom, sendError } from '../rest/errors.ts';
+import { sendError } from '../rest/errors.ts';
+import { routeHandler } from '../route-handler.ts';
 import { bearerCaller, uploadCaller } from './caller.ts';
 import { receiveChunkBody } from './chunk-body.ts';
 import { readMultipart } from './multipart.ts';
@@ -14,19 +13,6 @@ import { type FileOperations, fileOperations, runOrAnswer } from './operations.t
 /** Bytes per request: a chunk is at most 32 MiB (base64 JSON chunks need a third more). */
 const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
 const MAX_MULTIPART_BYTES = 2 * 1024 * 1024 * 1024;
-
-type Handler = (req: Request, res: Response) => Promise<void>;
-
-function handle(handler: Handler) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      await handler(req, res);
-    } catch (error) {
-      if (error instanceof AppError) sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
-      else next(error);
-    }
-  };
-}
 
 /**
  * The byte-stream side of uploads under /api/mcp/upload: bytes go to scratch disk here, then the
@@ -38,7 +24,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
 
   router.post(
     '/',
-    handle(async (req, res) => {
+    routeHandler(async (req, res) => {
       const principal = await bearerCaller(app, req);
       const incomingId = randomUUID();
       const target = app.scratch.incomingPath(principal.accountId, incomingId);
@@ -67,7 +53,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
     '/chunk',
     (req, res, next) =>
       (req.get('content-type') ?? '').startsWith('application/json') ? json(req, res, next) : next(),
-    handle(async (req, res) => {
+    routeHandler(async (req, res) => {
       const principal = await uploadCaller(app, req);
       const tempPath = await app.scratch.newPath('chunk');
       try {
@@ -93,7 +79,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
   router.post(
     '/complete',
     json,
-    handle(async (req, res) => {
+    routeHandler(async (req, res) => {
       const principal = await uploadCaller(app, req);
       const body = (req.body ?? {}) as Record<string, unknown>;
       const data = await runOrAnswer(app, res, ops.complete, principal, {
@@ -109,7 +95,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
 
   router.get(
     '/status',
-    handle(async (req, res) => {
+    routeHandler(async (req, res) => {
       const principal = await uploadCaller(app, req);
       const data = await runOrAnswer(app, res, ops.session, principal, {
         sessionId: String(req.query.sessionId ?? ''),

@@ -1,10 +1,10 @@
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { GraphQLError } from 'graphql';
 import { authenticate, bearerToken } from '../../schema/context.ts';
-import { appErrorExtensions, errorExtensions } from '../../schema/errors.ts';
+import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
-import { AppError } from '../../src/platform/errors.ts';
+import { routeHandler } from '../route-handler.ts';
 import { envelopeFrom, sendError } from './errors.ts';
 import type { RestRoute, VariableSource } from './route.ts';
 
@@ -85,8 +85,9 @@ export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): R
   for (const entry of compiled) {
     const { route } = entry;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](route.path, async (req: Request, res: Response, next: NextFunction) => {
-      try {
+    router[method](
+      route.path,
+      routeHandler(async (req: Request, res: Response) => {
         const requestId = String(res.locals.requestId ?? crypto.randomUUID());
         const principal = await authenticate(app, bearerToken(req.headers.authorization));
         const variables = variablesFor(req, route);
@@ -99,14 +100,8 @@ export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): R
         const body = route.select ? result.data?.[route.select] : result.data;
         if (route.render?.(body, req, res)) return;
         res.status(route.status ?? 200).json(body);
-      } catch (error) {
-        if (error instanceof AppError) {
-          sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
-          return;
-        }
-        next(error);
-      }
-    });
+      }),
+    );
   }
   return router;
 }

@@ -1,10 +1,9 @@
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { authenticate, bearerToken } from '../../schema/context.ts';
-import { appErrorExtensions } from '../../schema/errors.ts';
 import { prepareOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
-import { AppError } from '../../src/platform/errors.ts';
 import { envelopeFrom, sendError } from '../rest/errors.ts';
+import { routeHandler } from '../route-handler.ts';
 import { runAndSelect } from './run.ts';
 
 /** A public markdown page under /api/mcp: markdown by default, a JSON wrapper for Accept: application/json. */
@@ -51,8 +50,9 @@ export function createDocsRouter(app: AppServices): Router {
   const router = Router();
   for (const row of docRows) {
     const operation = prepareOperation(row.document);
-    router.get(row.path, async (req: Request, res: Response, next: NextFunction) => {
-      try {
+    router.get(
+      row.path,
+      routeHandler(async (req: Request, res: Response) => {
         const requestId = String(res.locals.requestId ?? crypto.randomUUID());
         // Public, but a presented token must be valid (docs/decisions.md: an invalid token fails everywhere).
         const principal = await authenticate(app, bearerToken(req.headers.authorization));
@@ -67,14 +67,8 @@ export function createDocsRouter(app: AppServices): Router {
           return;
         }
         res.type('text/markdown; charset=utf-8').send(row.markdown(outcome.value));
-      } catch (error) {
-        if (error instanceof AppError) {
-          sendError(res, envelopeFrom(error.message, appErrorExtensions(error)));
-          return;
-        }
-        next(error);
-      }
-    });
+      }),
+    );
   }
   return router;
 }

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.t
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { ormConfig } from '../../src/platform/db/orm.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { isProcessAlive } from '../../src/platform/process.ts';
 import {
   DEFAULT_ADMIN_URL,
   databaseUrl,
@@ -52,15 +53,6 @@ async function adminDatabase(): Promise<{ url: string; stop(): Promise<void> }> 
   };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function databasesLike(client: pg.Client, pattern: string): Promise<string[]> {
   const rows = await client.query<{ datname: string }>(
     'SELECT datname FROM pg_database WHERE datname LIKE $1',
@@ -73,7 +65,7 @@ async function databasesLike(client: pg.Client, pattern: string): Promise<string
 async function dropDatabasesOfDeadRuns(client: pg.Client): Promise<void> {
   for (const name of await databasesLike(client, `tributary_t%_${RUN_KEY}_%`)) {
     const pid = Number.parseInt(name.split(`_${RUN_KEY}_`)[1] ?? '', 10);
-    if (!Number.isInteger(pid) || !isAlive(pid)) await dropDatabase(client, name);
+    if (!Number.isInteger(pid) || !isProcessAlive(pid)) await dropDatabase(client, name);
   }
 }
 

@@ -1,3 +1,4 @@
+import { CREDITS_FIELDS, PROFILE_FIELDS } from '../../selections.ts';
 import { integer, query, type RestRoute } from '../route.ts';
 
 export const accountRoutes: RestRoute[] = [
@@ -10,17 +11,7 @@ export const accountRoutes: RestRoute[] = [
     auth: 'bearer',
     document: /* GraphQL */ `
       query GetProfile {
-        profile: me {
-          id
-          email
-          first_name: firstName
-          last_name: lastName
-          created_at: createdAt
-          avatar_url: avatarUrl
-          is_insider: isInsider
-          is_patron: isPatron
-          is_admin: isAdmin
-        }
+        profile: me { ${PROFILE_FIELDS} }
       }
     `,
   },
@@ -33,22 +24,7 @@ export const accountRoutes: RestRoute[] = [
     auth: 'bearer',
     document: /* GraphQL */ `
       query GetCredits($transactionLimit: Int) {
-        credits(transactionLimit: $transactionLimit) {
-          balance
-          updatedAt
-          transactions {
-            id
-            type
-            amount
-            balance_after: balanceAfter
-            created_at: createdAt
-            ref
-          }
-          aggregates {
-            usedTotal
-            purchasedTotal
-          }
-        }
+        credits(transactionLimit: $transactionLimit) { ${CREDITS_FIELDS} }
       }
     `,
     variables: {

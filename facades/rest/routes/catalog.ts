@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { STORE_CATALOG_FIELDS } from '../../selections.ts';
 import type { RestRoute } from '../route.ts';
 
 /** Markdown by default; the JSON wrapper when the client prefers application/json. */
@@ -57,11 +58,7 @@ export const catalogRoutes: RestRoute[] = [
     auth: 'public',
     document: /* GraphQL */ `
       query GetDistributionStores {
-        distributionStores {
-          stores { storeId name featured enabledByDefault aliases }
-          defaultStoreIds
-          selectionSemantics
-        }
+        distributionStores { ${STORE_CATALOG_FIELDS} }
       }
     `,
     select: 'distributionStores',

@@ -1,13 +1,9 @@
+import { CREATED_UPLOAD_SESSION_FIELDS, FILE_FIELDS } from '../../selections.ts';
 import { bodyField, integer, pathParam, type RestRoute } from '../route.ts';
-
-const FILE = /* GraphQL */ `
-  fileUrl fileName type size contentType sha256 sourceSha256 sourceSize width height durationSeconds
-  sampleRate bitDepth channels codec warnings { code message } createdAt
-`;
 
 const SESSION_PROGRESS = /* GraphQL */ `
   session_id: sessionId type status file_name: fileName file_size: fileSize received_bytes: receivedBytes
-  received_chunks: receivedChunks { index size } expires_at: expiresAt file { ${FILE} }
+  received_chunks: receivedChunks { index size } expires_at: expiresAt file { ${FILE_FIELDS} }
 `;
 
 export const fileRoutes: RestRoute[] = [
@@ -20,7 +16,7 @@ export const fileRoutes: RestRoute[] = [
     auth: 'bearer',
     document: /* GraphQL */ `
       mutation UploadFile($type: UploadType!, $fileName: String!, $dataBase64: String!, $mimeType: String) {
-        file: uploadFile(type: $type, fileName: $fileName, dataBase64: $dataBase64, mimeType: $mimeType) { ${FILE} }
+        file: uploadFile(type: $type, fileName: $fileName, dataBase64: $dataBase64, mimeType: $mimeType) { ${FILE_FIELDS} }
       }
     `,
     variables: {
@@ -41,7 +37,7 @@ export const fileRoutes: RestRoute[] = [
     auth: 'bearer',
     document: /* GraphQL */ `
       mutation ImportFileFromUrl($type: UploadType!, $url: String!, $fileName: String) {
-        file: importFileFromUrl(type: $type, url: $url, fileName: $fileName) { ${FILE} }
+        file: importFileFromUrl(type: $type, url: $url, fileName: $fileName) { ${FILE_FIELDS} }
       }
     `,
     variables: { type: bodyField('type'), url: bodyField('url'), fileName: bodyField('file_name') },
@@ -57,18 +53,7 @@ export const fileRoutes: RestRoute[] = [
     auth: 'bearer',
     document: /* GraphQL */ `
       mutation CreateUploadSession($type: UploadType!, $fileName: String!, $fileSize: Float!, $fileType: String) {
-        session: createUploadSession(type: $type, fileName: $fileName, fileSize: $fileSize, fileType: $fileType) {
-          session_id: sessionId
-          upload_token: uploadToken
-          upload_header_name: uploadHeaderName
-          chunk_endpoint: chunkEndpoint
-          complete_endpoint: completeEndpoint
-          status_endpoint: statusEndpoint
-          recommended_chunk_bytes: recommendedChunkBytes
-          max_chunk_bytes: maxChunkBytes
-          file_size: fileSize
-          expires_at: expiresAt
-        }
+        session: createUploadSession(type: $type, fileName: $fileName, fileSize: $fileSize, fileType: $fileType) { ${CREATED_UPLOAD_SESSION_FIELDS} }
       }
     `,
     variables: {

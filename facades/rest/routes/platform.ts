@@ -1,3 +1,4 @@
+import { PRICING_FIELDS } from '../../selections.ts';
 import type { RestRoute } from '../route.ts';
 
 export const platformRoutes: RestRoute[] = [
@@ -31,15 +32,7 @@ export const platformRoutes: RestRoute[] = [
     auth: 'public',
     document: /* GraphQL */ `
       query GetPricing {
-        pricing {
-          currency
-          perCredit { usd cents }
-          perSong { human ai aiSurcharge }
-          tokenOffset { credits costUsd optional }
-          bundles { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag }
-          autoReload { available requiresSavedCard mcp { read configure } }
-          creditsNeverExpire
-        }
+        pricing { ${PRICING_FIELDS} }
       }
     `,
     select: 'pricing',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREDITS_FIELDS, PROFILE_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
 
 export const accountTools: ToolRow[] = [
@@ -12,17 +13,7 @@ export const accountTools: ToolRow[] = [
     args: z.object({}),
     document: /* GraphQL */ `
       query AgentGetProfile {
-        profile: me {
-          id
-          email
-          first_name: firstName
-          last_name: lastName
-          created_at: createdAt
-          avatar_url: avatarUrl
-          is_insider: isInsider
-          is_patron: isPatron
-          is_admin: isAdmin
-        }
+        profile: me { ${PROFILE_FIELDS} }
       }
     `,
     aliases: ['profile', 'whoami', 'get_me'],
@@ -44,22 +35,7 @@ export const accountTools: ToolRow[] = [
     }),
     document: /* GraphQL */ `
       query AgentGetCredits($transactionLimit: Int) {
-        credits(transactionLimit: $transactionLimit) {
-          balance
-          updatedAt
-          transactions {
-            id
-            type
-            amount
-            balance_after: balanceAfter
-            created_at: createdAt
-            ref
-          }
-          aggregates {
-            usedTotal
-            purchasedTotal
-          }
-        }
+        credits(transactionLimit: $transactionLimit) { ${CREDITS_FIELDS} }
       }
     `,
     variables: (args) => ({ transactionLimit: args.transactionLimit }),

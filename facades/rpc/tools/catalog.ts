@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRICING_FIELDS, STORE_CATALOG_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
 
 export const catalogTools: ToolRow[] = [
@@ -12,15 +13,7 @@ export const catalogTools: ToolRow[] = [
     args: z.object({}),
     document: /* GraphQL */ `
       query AgentGetPricing {
-        pricing {
-          currency
-          perCredit { usd cents }
-          perSong { human ai aiSurcharge }
-          tokenOffset { credits costUsd optional }
-          bundles { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag }
-          autoReload { available requiresSavedCard mcp { read configure } }
-          creditsNeverExpire
-        }
+        pricing { ${PRICING_FIELDS} }
       }
     `,
     select: 'pricing',
@@ -37,11 +30,7 @@ export const catalogTools: ToolRow[] = [
     args: z.object({}),
     document: /* GraphQL */ `
       query AgentGetDistributionStores {
-        distributionStores {
-          stores { storeId name featured enabledByDefault aliases }
-          defaultStoreIds
-          selectionSemantics
-        }
+        distributionStores { ${STORE_CATALOG_FIELDS} }
       }
     `,
     select: 'distributionStores',

@@ -1,10 +1,6 @@
 import { z } from 'zod';
+import { CREATED_UPLOAD_SESSION_FIELDS, FILE_FIELDS } from '../../selections.ts';
 import { defineTool, type ToolAnnotations, type ToolRow } from '../tool.ts';
-
-const FILE = /* GraphQL */ `
-  fileUrl fileName type size contentType sha256 sourceSha256 sourceSize width height durationSeconds
-  sampleRate bitDepth channels codec warnings { code message } createdAt
-`;
 
 const CREATES: ToolAnnotations = {
   readOnlyHint: false,
@@ -34,7 +30,7 @@ export const fileTools: ToolRow[] = [
       mime_type: z.string().max(200).optional().describe('Informative only: the bytes decide.'),
     }),
     document: `mutation AgentUploadFile($type: UploadType!, $fileName: String!, $dataBase64: String!, $mimeType: String) {
-      file: uploadFile(type: $type, fileName: $fileName, dataBase64: $dataBase64, mimeType: $mimeType) { ${FILE} } }`,
+      file: uploadFile(type: $type, fileName: $fileName, dataBase64: $dataBase64, mimeType: $mimeType) { ${FILE_FIELDS} } }`,
     variables: (a) => ({
       type: a.type,
       fileName: a.file_name,
@@ -53,7 +49,7 @@ export const fileTools: ToolRow[] = [
     annotations: { ...CREATES, openWorldHint: true },
     args: z.object({ type: uploadType, url: z.string().min(1).max(4096), file_name: fileName.optional() }),
     document: `mutation AgentImportFile($type: UploadType!, $url: String!, $fileName: String) {
-      file: importFileFromUrl(type: $type, url: $url, fileName: $fileName) { ${FILE} } }`,
+      file: importFileFromUrl(type: $type, url: $url, fileName: $fileName) { ${FILE_FIELDS} } }`,
     variables: (a) => ({ type: a.type, url: a.url, fileName: a.file_name }),
     select: 'file',
     aliases: ['import_file_from_url', 'upload_from_url'],
@@ -74,11 +70,7 @@ export const fileTools: ToolRow[] = [
       file_type: z.string().max(200).optional().describe('MIME type, informative.'),
     }),
     document: `mutation AgentCreateUploadSession($type: UploadType!, $fileName: String!, $fileSize: Float!, $fileType: String) {
-      session: createUploadSession(type: $type, fileName: $fileName, fileSize: $fileSize, fileType: $fileType) {
-        session_id: sessionId upload_token: uploadToken upload_header_name: uploadHeaderName
-        chunk_endpoint: chunkEndpoint complete_endpoint: completeEndpoint status_endpoint: statusEndpoint
-        recommended_chunk_bytes: recommendedChunkBytes max_chunk_bytes: maxChunkBytes file_size: fileSize
-        expires_at: expiresAt } }`,
+      session: createUploadSession(type: $type, fileName: $fileName, fileSize: $fileSize, fileType: $fileType) { ${CREATED_UPLOAD_SESSION_FIELDS} } }`,
     variables: (a) => ({ type: a.type, fileName: a.file_name, fileSize: a.file_size, fileType: a.file_type }),
     select: 'session',
     aliases: ['create_upload_session', 'prepare_upload'],

