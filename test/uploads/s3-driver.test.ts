@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -12,14 +15,14 @@ describe('upload paths on the S3 driver (s3rver on loopback)', () => {
   let app: TestApp;
   beforeAll(async () => {
     s3 = await startS3rver('tributary-files');
-    app = await startTestApp(s3.env);
+    app = await startTestApp({ ...s3.env, OUTBOUND_ALLOW_PRIVATE: 'true' });
   });
   afterAll(async () => {
     await app?.close();
     await s3?.close();
   });
 
-  it('base64, multipart and chunked uploads round-trip through a presigned URL', async () => {
+  it('base64, multipart, chunked and URL uploads round-trip through a presigned URL', async () => {
     const account = await accountWithToken(app.em());
     const png = await imageBytes(2000, 3000);
     const fileUrls: string[] = [];
@@ -70,6 +73,17 @@ describe('upload paths on the S3 driver (s3rver on loopback)', () => {
     expect(complete.status).toBe(200);
     expect(complete.body.sourceSha256).toBe(createHash('sha256').update(png).digest('hex'));
     fileUrls.push(complete.body.fileUrl);
+
+    const host = http.createServer((_req, res) => res.end(png));
+    host.listen(0, '127.0.0.1');
+    await once(host, 'listening');
+    const imported = await request(app.url, 'POST', '/v1/files/from-url', {
+      token: account.token,
+      body: { type: 'coverArt', url: `http://127.0.0.1:${(host.address() as AddressInfo).port}/art.png` },
+    });
+    host.close();
+    expect(imported.status).toBe(201);
+    fileUrls.push(imported.body.fileUrl);
 
     for (const fileUrl of fileUrls) {
       const redirect = await fetch(`${app.url}${fileUrl}`, {
