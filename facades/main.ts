@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { buildAppServices } from '../schema/services.ts';
+import { buildAppServices, closeAppServices } from '../schema/services.ts';
 import { ConfigError, loadConfig } from '../src/platform/config.ts';
 import { connectDatabase } from '../src/platform/db/connect.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -46,6 +46,7 @@ async function shutdown(signal: string): Promise<void> {
   force.unref();
   stopSweeper();
   await running.close().catch((err) => logger.error({ err }, 'closing the HTTP server'));
+  await closeAppServices(services).catch((err) => logger.error({ err }, 'closing services'));
   await database.close().catch((err) => logger.error({ err }, 'closing the database'));
   process.exit(0);
 }

@@ -40,3 +40,44 @@ export const CREATED_UPLOAD_SESSION_FIELDS = /* GraphQL */ `
   recommended_chunk_bytes: recommendedChunkBytes max_chunk_bytes: maxChunkBytes file_size: fileSize
   expires_at: expiresAt
 `;
+
+export const RULE_ISSUE_FIELDS = /* GraphQL */ `rule severity path message suggestion`;
+
+export const DRAFT_RESULT_FIELDS = /* GraphQL */ `
+  releaseId releaseCreated
+  snapshot { revision snapshotId status }
+  latest { payload tracks uploadRequests }
+  submittable
+  submissionWarnings { ${RULE_ISSUE_FIELDS} }
+`;
+
+export const QUOTE_FIELDS = /* GraphQL */ `
+  currency
+  cost { trackCredits tokenOffsetCredits totalCredits totalUsd }
+  tracks { trackNumber title billable ai credits reason }
+  summary { trackCount billableTracks humanTracks aiTracks tracksMissingAudio }
+  balance { available required covered shortfallCredits shortfallUsd }
+  purchase { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag }
+  submittable
+  blockers { ${RULE_ISSUE_FIELDS} }
+  warnings { ${RULE_ISSUE_FIELDS} }
+  rates { creditsPerHumanTrack creditsPerAiTrack aiSurchargeCredits tokenOffsetCredits }
+`;
+
+export const SUBMIT_RESULT_FIELDS = /* GraphQL */ `
+  releaseId status aggregateStatus pending alreadySubmitted creditsCharged balanceAfter submittedAt provenance
+  tokenOffset charges { trackNumber title billable ai credits reason } warnings { ${RULE_ISSUE_FIELDS} }
+`;
+
+export const RELEASE_SUMMARY_FIELDS = /* GraphQL */ `
+  id title primary_artist_name: primaryArtistName status aggregate_status: aggregateStatus revision
+  credits_spent: creditsSpent provenance created_at: createdAt updated_at: updatedAt submitted_at: submittedAt
+`;
+
+export const RELEASE_DETAIL_FIELDS = /* GraphQL */ `
+  ${RELEASE_SUMMARY_FIELDS}
+  conversation_id: conversationId draft_status: draftStatus token_offset: tokenOffset upc
+  distribution_store_ids: distributionStoreIds
+  release: releaseMetadata
+  tracks: trackMetadata
+`;

@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ZodPlugin from '@pothos/plugin-zod';
 import type { Scope } from '../src/domains/accounts/scopes.ts';
@@ -23,7 +24,9 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ZodPlugin],
+  plugins: [ScopeAuthPlugin, ZodPlugin, RelayPlugin],
+  // No global `node`/`nodes` fields: every root field declares its scopes, and lookups go through owners.
+  relay: { nodeQueryOptions: false, nodesQueryOptions: false },
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,

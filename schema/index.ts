@@ -12,6 +12,10 @@ import './catalog/metadata-rules.ts';
 import './uploads/file.ts';
 import './uploads/upload-mutations.ts';
 import './uploads/upload-sessions.ts';
+import './releases/release.ts';
+import './releases/drafts.ts';
+import './releases/quote.ts';
+import './releases/submit.ts';
 
 let schema: GraphQLSchema | undefined;
 

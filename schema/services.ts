@@ -6,6 +6,7 @@ import {
   outboundPolicyFromConfig,
 } from '../src/platform/http/index.ts';
 import type { Logger } from '../src/platform/logger.ts';
+import { createRateLimits, type RateLimits } from '../src/platform/rate-limit/index.ts';
 import { createScratch, type Scratch } from '../src/platform/scratch.ts';
 import { createStorage, loadSigningSecret } from '../src/platform/storage/index.ts';
 import type { ObjectStorage } from '../src/platform/storage/object-storage.ts';
@@ -20,6 +21,7 @@ export interface AppServices {
   storageSigningSecret: string | null;
   scratch: Scratch;
   outbound: OutboundClient;
+  rateLimits: RateLimits;
   startedAt: Date;
   version: string;
 }
@@ -30,7 +32,7 @@ export async function buildAppServices(
   orm: Orm,
   logger: Logger,
   version: string,
-  overrides: Partial<Pick<AppServices, 'storage' | 'outbound'>> = {},
+  overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits'>> = {},
 ): Promise<AppServices> {
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   return {
@@ -46,7 +48,16 @@ export async function buildAppServices(
         policy: outboundPolicyFromConfig(config),
         timeoutSeconds: config.OUTBOUND_TIMEOUT_SECONDS,
       }),
+    rateLimits:
+      overrides.rateLimits ??
+      createRateLimits({ databaseUrl: String(orm.config.get('clientUrl')), redisUrl: config.REDIS_URL }),
     startedAt: new Date(),
     version,
   };
+}
+
+/** Releases what the services hold besides the ORM (pools, clients). */
+export async function closeAppServices(app: AppServices): Promise<void> {
+  await app.rateLimits.close();
+  await app.outbound.close();
 }

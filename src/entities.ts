@@ -1,8 +1,28 @@
 import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
+import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
+import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
+import { Release } from './domains/releases/release.entity.ts';
+import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
+import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
+import { RateLimitBucket } from './platform/rate-limit/rate-limit-bucket.entity.ts';
 
 /** Every entity the ORM knows; a domain adds its entities here. */
-export const entities = [Account, AccessToken, CreditTransaction, StoredFile, UploadSession, UploadChunk];
+export const entities = [
+  Account,
+  AccessToken,
+  CreditTransaction,
+  StoredFile,
+  UploadSession,
+  UploadChunk,
+  Release,
+  ReleaseSnapshot,
+  ReleaseTrack,
+  ReleaseArtist,
+  IdempotencyKey,
+  AudioAnalysis,
+  RateLimitBucket,
+];

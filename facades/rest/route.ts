@@ -3,7 +3,7 @@ import { invalidRequest } from '../../src/platform/errors.ts';
 
 /** Where a GraphQL variable comes from in an HTTP request, and how its text becomes a value. */
 export interface VariableSource {
-  from: 'query' | 'path' | 'body';
+  from: 'query' | 'path' | 'body' | 'header';
   /** The field name as the REST client spells it (also used in error paths). */
   name: string;
   parse?: (raw: unknown, name: string) => unknown;
@@ -45,6 +45,12 @@ export const query = (
 });
 
 export const pathParam = (name: string): VariableSource => ({ from: 'path', name });
+
+export const header = (name: string, description?: string): VariableSource => ({
+  from: 'header',
+  name,
+  ...(description ? { description } : {}),
+});
 
 export const bodyField = (name: string, parse?: VariableSource['parse']): VariableSource => ({
   from: 'body',

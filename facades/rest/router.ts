@@ -33,6 +33,8 @@ function readSource(req: Request, source: VariableSource): unknown {
       return req.params[source.name];
     case 'body':
       return (req.body as Record<string, unknown> | undefined)?.[source.name];
+    case 'header':
+      return req.get(source.name);
   }
 }
 

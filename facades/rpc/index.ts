@@ -1,6 +1,8 @@
 import express, { Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
+import { compileRoutes, createRestRouter } from '../rest/router.ts';
 import { createDocsRouter } from './docs.ts';
+import { agentHttpRoutes } from './http-routes.ts';
 import { compileTools } from './registry.ts';
 import { agentResources, compileResources, type ResourceRow } from './resources.ts';
 import { createRpcServer, methodNotAllowed, rpcBodyErrors, rpcHandler } from './server.ts';
@@ -31,6 +33,7 @@ export function createAgentApi(app: AppServices, options: AgentApiOptions = {}):
   );
   router.all('/', methodNotAllowed);
   router.use(createDocsRouter(app));
+  router.use(express.json({ limit: '6mb' }), createRestRouter(app, compileRoutes(agentHttpRoutes)));
   router.use(rpcBodyErrors);
   return router;
 }

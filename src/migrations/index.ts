@@ -1,8 +1,12 @@
 import { Migration20261122073154_initial } from './Migration20261122073154_initial.ts';
 import { Migration20261122075052_uploads } from './Migration20261122075052_uploads.ts';
+import { Migration20261122082224_releases } from './Migration20261122082224_releases.ts';
+import { Migration20261122082448_rate_limits } from './Migration20261122082448_rate_limits.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
   { name: 'Migration20261122073154_initial', class: Migration20261122073154_initial },
   { name: 'Migration20261122075052_uploads', class: Migration20261122075052_uploads },
+  { name: 'Migration20261122082224_releases', class: Migration20261122082224_releases },
+  { name: 'Migration20261122082448_rate_limits', class: Migration20261122082448_rate_limits },
 ];

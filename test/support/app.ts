@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningServer, startServer } from '../../facades/server.ts';
-import { type AppServices, buildAppServices } from '../../schema/services.ts';
+import { type AppServices, buildAppServices, closeAppServices } from '../../schema/services.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/orm.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -52,6 +52,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     em: () => orm.em.fork(),
     close: async () => {
       await running.close();
+      await closeAppServices(services);
       await orm.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });

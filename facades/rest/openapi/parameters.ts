@@ -121,7 +121,7 @@ export function routeInputs(
       in: source.from,
       required: source.from === 'path' || info.required,
       ...(description ? { description } : {}),
-      // A path or query value is never JSON null: describe the type without the null.
+      // A path, query or header value is never JSON null: describe the type without the null.
       schema: withNotes(stripNull(inputSchema(info.type)), info, source.schema),
     });
   }

@@ -17,7 +17,7 @@ export interface JsonSchema {
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;

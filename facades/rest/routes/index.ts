@@ -3,6 +3,13 @@ import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
 import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
+import { releaseRoutes } from './releases.ts';
 
 /** Every REST endpoint under /v1, one row each. */
-export const restRoutes: RestRoute[] = [...platformRoutes, ...catalogRoutes, ...accountRoutes, ...fileRoutes];
+export const restRoutes: RestRoute[] = [
+  ...platformRoutes,
+  ...catalogRoutes,
+  ...accountRoutes,
+  ...fileRoutes,
+  ...releaseRoutes,
+];

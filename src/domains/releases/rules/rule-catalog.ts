@@ -232,9 +232,16 @@ const IDENTIFIER_RULES: RuleDescriptor[] = [
     topic: 'identifiers',
     title: 'Artist links point to an artist profile',
     description:
-      'A profile URL, a bare artist id, or (dspone only) a <dspone>:artist:<id> URI is accepted; album, ' +
-      'track, song and playlist links are rejected with 422 naming the field.',
-    fieldPaths: ARTIST_LINKS,
+      'dspone takes a profile URL, a bare artist id or a <dspone>:artist:<id> URI; dsptwo takes a profile ' +
+      'URL (see link.dsptwo-profile-form). Album, track, song and playlist links, in any artist link field, ' +
+      'are rejected with 422 naming the field.',
+    fieldPaths: [
+      ...ARTIST_LINKS,
+      'release.primary_artists[].dspthree_artist_url',
+      'release.primary_artists[].dspfour_artist_url',
+      'tracks[].primary_artists[].dspthree_artist_url',
+      'tracks[].primary_artists[].dspfour_artist_url',
+    ],
     example: {
       bad: 'https://open.dspone.example/album/4aawyAB9vmqN3uQ7FjRGTy',
       good: 'https://open.dspone.example/artist/0OdUWJ0sBjDrqHygGUXeCF',
@@ -248,7 +255,7 @@ const IDENTIFIER_RULES: RuleDescriptor[] = [
     description: 'A dsptwo artist link has the form https://<host>/<storefront>/artist/<slug>/<id>.',
     fieldPaths: ARTIST_LINKS.filter((path) => path.includes('dsptwo')),
     example: {
-      bad: 'https://music.dsptwo.example/us/album/night-drive/1440833098',
+      bad: 'https://music.dsptwo.example/artist/jane-doe/1440833098',
       good: 'https://music.dsptwo.example/us/artist/jane-doe/1440833098',
     },
   },

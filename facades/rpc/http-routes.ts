@@ -1,0 +1,87 @@
+import { bodyField, header, integer, pathParam, query, type RestRoute } from '../rest/route.ts';
+import { revisionTag } from '../rest/routes/releases.ts';
+import {
+  DRAFT_RESULT_FIELDS,
+  RELEASE_DETAIL_FIELDS,
+  RELEASE_SUMMARY_FIELDS,
+  SUBMIT_RESULT_FIELDS,
+} from '../selections.ts';
+
+/**
+ * The agent interface's plain HTTP endpoints under /api/mcp (camelCase bodies), as rows of the same kind
+ * as the REST table. POST /submit carries its own rate limit (`via: agent_http`).
+ */
+export const agentHttpRoutes: RestRoute[] = [
+  {
+    operationId: 'agentSaveDraft',
+    method: 'POST',
+    path: '/draft',
+    summary: 'Save a draft (camelCase DraftRequest)',
+    tag: 'Agent HTTP',
+    auth: 'bearer',
+    document: `mutation AgentHttpSaveDraft($release: JSON, $tracks: JSON, $trackPatches: JSON, $uploadRequests: JSON,
+      $status: String, $mode: DraftMode, $releaseId: String, $conversationId: String, $ifMatch: Int) {
+      draft: saveDraft(release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
+        status: $status, mode: $mode, releaseId: $releaseId, conversationId: $conversationId, ifMatch: $ifMatch) {
+        ${DRAFT_RESULT_FIELDS} } }`,
+    variables: {
+      release: bodyField('release'),
+      tracks: bodyField('tracks'),
+      trackPatches: bodyField('trackPatches'),
+      uploadRequests: bodyField('uploadRequests'),
+      status: bodyField('status'),
+      mode: bodyField('mode'),
+      releaseId: bodyField('releaseId'),
+      conversationId: bodyField('conversationId'),
+      ifMatch: { ...header('If-Match'), parse: revisionTag },
+    },
+    select: 'draft',
+  },
+  {
+    operationId: 'agentSubmitRelease',
+    method: 'POST',
+    path: '/submit',
+    summary: 'Submit a release (camelCase SubmitReleaseRequest); 3 per 5 minutes, 10 for insiders',
+    tag: 'Agent HTTP',
+    auth: 'bearer',
+    document: `mutation AgentHttpSubmit($release: JSON!, $tracks: JSON!, $releaseId: String, $conversationId: String,
+      $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
+      submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
+        tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
+        idempotencyKey: $idempotencyKey, provenance: $provenance, via: agent_http) { ${SUBMIT_RESULT_FIELDS} } }`,
+    variables: {
+      release: bodyField('release'),
+      tracks: bodyField('tracks'),
+      releaseId: bodyField('releaseId'),
+      conversationId: bodyField('conversationId'),
+      tokenOffset: bodyField('tokenOffset'),
+      distributors: bodyField('distributors'),
+      skipAdapters: bodyField('skipAdapters'),
+      idempotencyKey: header('Idempotency-Key'),
+      provenance: header('X-Svc-Provenance'),
+    },
+    select: 'submission',
+    status: 201,
+  },
+  {
+    operationId: 'agentListReleases',
+    method: 'GET',
+    path: '/releases',
+    summary: 'Recent releases',
+    tag: 'Agent HTTP',
+    auth: 'bearer',
+    document: `query AgentHttpListReleases($limit: Int) { releases(limit: $limit) { ${RELEASE_SUMMARY_FIELDS} } }`,
+    variables: { limit: query('limit', integer) },
+  },
+  {
+    operationId: 'agentReleaseMetadata',
+    method: 'GET',
+    path: '/releases/:id/metadata',
+    summary: 'Merged metadata of a release',
+    tag: 'Agent HTTP',
+    auth: 'bearer',
+    document: `query AgentHttpReleaseMetadata($id: String!) { release(id: $id) { ${RELEASE_DETAIL_FIELDS} } }`,
+    variables: { id: pathParam('id') },
+    select: 'release',
+  },
+];

@@ -1,0 +1,89 @@
+import { getAccount } from '../../src/domains/accounts/get-account.ts';
+import { type SubmitResult, submitRelease } from '../../src/domains/releases/submit-release.ts';
+import { builder, MCP } from '../builder.ts';
+import { requirePrincipal } from '../context.ts';
+import { TrackChargeRef } from './quote.ts';
+import { ReleaseRef } from './release.ts';
+import { RuleIssueRef } from './rule-issue.ts';
+
+const SubmitResultRef = builder.objectRef<SubmitResult>('SubmitResult').implement({
+  fields: (t) => ({
+    releaseId: t.string({ resolve: (r) => r.release.id }),
+    status: t.string({ resolve: (r) => r.release.status }),
+    aggregateStatus: t.string({ nullable: true, resolve: (r) => r.release.aggregateStatus }),
+    pending: t.boolean({
+      description: 'True while the release waits for the distributor.',
+      resolve: (r) => r.release.aggregateStatus === 'queued',
+    }),
+    alreadySubmitted: t.exposeBoolean('alreadySubmitted', {
+      description: 'A retry of a submitted release: nothing was charged.',
+    }),
+    creditsCharged: t.exposeInt('creditsCharged'),
+    balanceAfter: t.exposeInt('balanceAfter'),
+    submittedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.release.submittedAt }),
+    provenance: t.string({ nullable: true, resolve: (r) => r.release.provenance }),
+    tokenOffset: t.boolean({ resolve: (r) => r.release.tokenOffset }),
+    charges: t.field({ type: [TrackChargeRef], resolve: (r) => r.charges?.tracks ?? [] }),
+    warnings: t.field({
+      type: [RuleIssueRef],
+      resolve: (r) => r.warnings.filter((w) => w.severity === 'warning'),
+    }),
+    release: t.field({ type: ReleaseRef, resolve: (r) => r.release }),
+  }),
+});
+
+const SubmitChannelEnum = builder.enumType('SubmitChannel', {
+  description: '`agent_http`: the agent HTTP endpoint POST /api/mcp/submit, which has its own rate limit.',
+  values: { api: { value: 'api' }, agent_http: { value: 'agent_http' } },
+});
+
+/** The agent HTTP submit limit: 3 per 5 minutes per account, 10 for insiders. */
+const AGENT_SUBMIT = { standard: 3, insider: 10, windowSeconds: 300 };
+
+builder.mutationField('submitRelease', (t) =>
+  t.field({
+    type: SubmitResultRef,
+    authScopes: MCP,
+    description:
+      'Validate, price and submit a release, paying in credits, in one transaction. Re-submitting a submitted ' +
+      'release, or retrying with the same idempotencyKey, charges nothing.',
+    args: {
+      release: t.arg({ type: 'JSON', required: true }),
+      tracks: t.arg({ type: 'JSON', required: true }),
+      releaseId: t.arg.string({ required: false }),
+      conversationId: t.arg.string({ required: false }),
+      tokenOffset: t.arg.boolean({ required: false, defaultValue: false }),
+      distributors: t.arg({ type: 'JSON', required: false }),
+      skipAdapters: t.arg.boolean({ required: false }),
+      idempotencyKey: t.arg.string({ required: false, validate: { minLength: 1, maxLength: 255 } }),
+      provenance: t.arg.string({ required: false, validate: { maxLength: 100 } }),
+      via: t.arg({ type: SubmitChannelEnum, required: false, defaultValue: 'api' }),
+    },
+    resolve: async (_root, args, context) => {
+      const { accountId } = requirePrincipal(context);
+      if (args.via === 'agent_http') {
+        const account = await getAccount(context.em, accountId);
+        const points = account.isInsider ? AGENT_SUBMIT.insider : AGENT_SUBMIT.standard;
+        await context.app.rateLimits.consume(
+          { name: `agent-submit-${points}`, points, windowSeconds: AGENT_SUBMIT.windowSeconds },
+          accountId,
+          `At most ${points} submissions per ${AGENT_SUBMIT.windowSeconds / 60} minutes on this endpoint.`,
+        );
+      }
+      return submitRelease(
+        context.em,
+        requirePrincipal(context).accountId,
+        {
+          release: args.release,
+          tracks: args.tracks,
+          releaseId: args.releaseId ?? null,
+          conversationId: args.conversationId ?? null,
+          tokenOffset: args.tokenOffset ?? false,
+          distributors: args.distributors,
+          skipAdapters: args.skipAdapters ?? null,
+        },
+        { idempotencyKey: args.idempotencyKey ?? null, provenance: args.provenance ?? null },
+      );
+    },
+  }),
+);

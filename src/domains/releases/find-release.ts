@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalidRequest, notFound } from '../../platform/errors.ts';
+import { Release } from './release.entity.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The caller's release. Malformed, unknown and another account's ids each get their own message; the
+ * last one says only that the release is not the caller's, never anything about it.
+ */
+export async function findOwnedRelease(
+  em: EntityManager,
+  accountId: string,
+  releaseId: string,
+  options: { field?: string; lock?: boolean } = {},
+): Promise<Release> {
+  const field = options.field ?? 'release_id';
+  if (!UUID.test(releaseId)) {
+    throw invalidRequest(
+      `${releaseId} is not a valid release id (a UUID).`,
+      [{ path: field, message: 'not a uuid' }],
+      'invalid_release_id',
+    );
+  }
+  const release = await em.findOne(
+    Release,
+    { id: releaseId.toLowerCase() },
+    options.lock ? { lockMode: 4 /* PESSIMISTIC_WRITE */ } : {},
+  );
+  if (!release) throw notFound(`No release with id ${releaseId} exists.`, 'release_not_found');
+  if (release.account.id !== accountId) {
+    throw notFound(`Release ${releaseId} does not belong to this account.`, 'release_not_owned');
+  }
+  return release;
+}

@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Release, type ReleasePayload } from './release.entity.ts';
+
+/** Every save of a draft (and the submission itself), never changed afterwards. */
+export const ReleaseSnapshot = defineEntity({
+  name: 'ReleaseSnapshot',
+  tableName: 'release_snapshots',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    release: () => p.manyToOne(Release).deleteRule('cascade'),
+    revision: p.integer(),
+    status: p.string().length(50),
+    payload: p.json<ReleasePayload>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['release', 'revision'] }],
+});
+
+export type ReleaseSnapshot = InferEntity<typeof ReleaseSnapshot>;

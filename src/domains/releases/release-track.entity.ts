@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Release } from './release.entity.ts';
+
+/** A submitted track, with what it was billed. */
+export const ReleaseTrack = defineEntity({
+  name: 'ReleaseTrack',
+  tableName: 'release_tracks',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    release: () => p.manyToOne(Release).deleteRule('cascade'),
+    position: p.integer(),
+    title: p.string().length(500),
+    titleVersion: p.string().length(500).nullable(),
+    isrc: p.string().length(12).nullable().index(),
+    audioFileUrl: p.string().length(600),
+    explicit: p.boolean(),
+    trackType: p.string().length(20).default('original'),
+    ai: p.boolean(),
+    credits: p.integer(),
+    payload: p.json<Record<string, unknown>>(),
+  },
+  uniques: [{ properties: ['release', 'position'] }],
+});
+
+export type ReleaseTrack = InferEntity<typeof ReleaseTrack>;
+
+/** An artist credited on a release, with the store profiles linked to it. */
+export const ReleaseArtist = defineEntity({
+  name: 'ReleaseArtist',
+  tableName: 'release_artists',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    release: () => p.manyToOne(Release).deleteRule('cascade'),
+    position: p.integer(),
+    name: p.string().length(500),
+    isPrimary: p.boolean(),
+    dsponeArtistUrl: p.string().length(1000).nullable(),
+    dsptwoArtistUrl: p.string().length(1000).nullable(),
+    dspthreeArtistUrl: p.string().length(1000).nullable(),
+    dspfourArtistUrl: p.string().length(1000).nullable(),
+  },
+  uniques: [{ properties: ['release', 'position'] }],
+});
+
+export type ReleaseArtist = InferEntity<typeof ReleaseArtist>;

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity.ts';
+
+export const RELEASE_STATUSES = ['draft', 'submitted'] as const;
+export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
+
+export const AGGREGATE_STATUSES = ['queued', 'pending', 'delivered', 'distributed', 'taken_down'] as const;
+export type AggregateStatus = (typeof AGGREGATE_STATUSES)[number];
+
+/** The payload of a draft or submission, after aliases: `{release, tracks, upload_requests?}`. */
+export interface ReleasePayload {
+  release: Record<string, unknown>;
+  tracks: Record<string, unknown>[];
+  upload_requests?: unknown[];
+}
+
+/**
+ * A release from first draft to submission. The latest payload lives here; every save is also kept as
+ * a snapshot. `revision` counts saves (optimistic concurrency with If-Match).
+ */
+export const Release = defineEntity({
+  name: 'Release',
+  tableName: 'releases',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    status: p.enum(RELEASE_STATUSES).default('draft'),
+    /** A chat conversation whose draft this is (agents), unique per account. */
+    conversationId: p.string().length(200).nullable(),
+    revision: p.integer().default(0),
+    draftStatus: p.string().length(50).default('collecting'),
+    payload: p.json<ReleasePayload>(),
+    title: p.string().length(500).nullable(),
+    primaryArtistName: p.string().length(500).nullable(),
+    /** Target stores; null = all supported stores. */
+    distributionStoreIds: p.json<number[] | null>().nullable(),
+    tokenOffset: p.boolean().default(false),
+    creditsSpent: p.integer().default(0),
+    provenance: p.string().length(100).nullable(),
+    aggregateStatus: p.enum(AGGREGATE_STATUSES).nullable(),
+    upc: p.string().length(14).nullable(),
+    submittedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['account', 'createdAt'] }],
+  uniques: [{ properties: ['account', 'conversationId'] }],
+});
+
+export type Release = InferEntity<typeof Release>;

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AudioAnalysis } from '../audio/audio-analysis.entity.ts';
+import { findOwnedFile } from '../uploads/find-file.ts';
+import type { StoredFile } from '../uploads/stored-file.entity.ts';
+import { Release } from './release.entity.ts';
+import { ReleaseTrack } from './release-track.entity.ts';
+import type { RuleContext } from './rules/engine/types.ts';
+
+/** Binds the rules engine's lookups to one account (files are looked up through their owner). */
+export function ruleContextFor(
+  em: EntityManager,
+  accountId: string,
+  options: { releaseId?: string; now?: Date } = {},
+): RuleContext {
+  const files = new Map<string, Promise<StoredFile | null>>();
+  const file = (fileUrl: string) => {
+    let found = files.get(fileUrl);
+    if (!found) {
+      found = findOwnedFile(em, accountId, fileUrl).catch(() => null);
+      files.set(fileUrl, found);
+    }
+    return found;
+  };
+  const analysis = async (fileUrl: string, kind: 'ai_detection' | 'registry_match') => {
+    const stored = await file(fileUrl);
+    if (!stored) return null;
+    return em.findOne(AudioAnalysis, { file: stored, kind });
+  };
+  const otherRelease = options.releaseId ? { $ne: options.releaseId } : { $ne: null };
+  return {
+    now: options.now ?? new Date(),
+    ownsFile: async (fileUrl, store) => (await file(fileUrl))?.store === store,
+    fileFacts: async (fileUrl) => {
+      const stored = await file(fileUrl);
+      if (!stored) return null;
+      const source = stored.media.source as { lossless?: unknown } | undefined;
+      return {
+        warnings: stored.warnings.map((w) => w.code),
+        lossless: typeof source?.lossless === 'boolean' ? source.lossless : null,
+      };
+    },
+    isrcInUse: async (isrc) =>
+      (await em.count(ReleaseTrack, { isrc, release: { id: otherRelease, status: 'submitted' } })) > 0,
+    upcInUse: async (upc) => (await em.count(Release, { upc, id: otherRelease, status: 'submitted' })) > 0,
+    aiDetection: async (fileUrl) => {
+      const found = await analysis(fileUrl, 'ai_detection');
+      return found ? { containsAi: found.result.containsAi === true } : null;
+    },
+    registryMatch: async (fileUrl) => {
+      const found = await analysis(fileUrl, 'registry_match');
+      return found ? { matched: found.result.matched === true } : null;
+    },
+  };
+}

@@ -1,0 +1,293 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
+import { Account } from '../accounts/account.entity.ts';
+import { InsufficientCreditsError, postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
+import { findOwnedRelease } from './find-release.ts';
+import { IdempotencyKey } from './idempotency-key.entity.ts';
+import { Release } from './release.entity.ts';
+import { recordArtists } from './release-artists.ts';
+import { ReleaseSnapshot } from './release-snapshot.entity.ts';
+import { ReleaseTrack } from './release-track.entity.ts';
+import { requestHash } from './request-hash.ts';
+import { ruleContextFor } from './rule-context.ts';
+import { evaluateRules, normaliseSubmission, prepareForSubmission } from './rules/engine/index.ts';
+import type { NormalisedSubmission, RuleIssue } from './rules/engine/types.ts';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export interface SubmitInput {
+  release: unknown;
+  tracks: unknown;
+  releaseId?: string | null;
+  conversationId?: string | null;
+  tokenOffset?: boolean | null;
+  distributors?: unknown;
+  skipAdapters?: boolean | null;
+}
+
+export interface SubmitOptions {
+  idempotencyKey?: string | null;
+  provenance?: string | null;
+  now?: Date;
+}
+
+export interface SubmitResult {
+  release: Release;
+  charges: Charges | null;
+  creditsCharged: number;
+  balanceAfter: number;
+  /** True when this call found the release already submitted (a retry): nothing was charged. */
+  alreadySubmitted: boolean;
+  warnings: RuleIssue[];
+}
+
+/**
+ * Submits a release and pays for it, all or nothing: the release, its tracks and artists, the debit
+ * (ref `release:<id>`) and the token-offset debit (ref `token_offset:<id>`) commit in one transaction.
+ * A release is charged once: re-submitting it, or retrying with the same Idempotency-Key, charges nothing.
+ */
+export async function submitRelease(
+  em: EntityManager,
+  accountId: string,
+  input: SubmitInput,
+  options: SubmitOptions = {},
+): Promise<SubmitResult> {
+  const now = options.now ?? new Date();
+  if (!Array.isArray(input.tracks))
+    throw invalidRequest('tracks must be an array.', [{ path: 'tracks', message: 'required array' }]);
+  if (typeof input.release !== 'object' || input.release === null || Array.isArray(input.release)) {
+    throw invalidRequest('release must be an object.', [{ path: 'release', message: 'required object' }]);
+  }
+  const hash = requestHash(input);
+  const key = options.idempotencyKey?.trim() || null;
+  if (key) {
+    const replay = await replayIdempotent(em, accountId, key, hash, now);
+    if (replay) return replay;
+  }
+
+  const existing = await existingRelease(em, accountId, input);
+  if (existing?.status === 'submitted') return already(em, existing, accountId);
+
+  const submission = normaliseSubmission({ release: input.release, tracks: input.tracks });
+  const ctx = ruleContextFor(em, accountId, { releaseId: existing?.id, now });
+  const issues = await evaluateRules(submission, ctx);
+  const errors = issues.filter((issue) => issue.severity === 'error');
+  if (errors.length > 0) {
+    throw validationFailed(
+      `The release breaks ${errors.length} rule${errors.length === 1 ? '' : 's'}; every offending field is listed in details.`,
+      errors.map((e) => ({ path: e.path, message: e.message, rule: e.rule })),
+    );
+  }
+  const prepared = prepareForSubmission(submission);
+  const charges = await chargesFor(prepared.tracks, input.tokenOffset === true, ctx);
+
+  try {
+    return await em.transactional(async (tem) => {
+      const release = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
+      if (release?.status === 'submitted') return already(tem, release, accountId);
+      const submitted = writeRelease(tem, accountId, release, prepared, input, options, now);
+      if (key)
+        tem.create(IdempotencyKey, {
+          account: tem.getReference(Account, accountId),
+          key,
+          requestHash: hash,
+          releaseId: submitted.id,
+          createdAt: now,
+        });
+      await tem.flush();
+      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
+      submitted.creditsSpent = charges.totalCredits;
+      recordTracks(tem, submitted, prepared, charges);
+      recordArtists(tem, submitted, prepared.release);
+      await tem.flush();
+      return {
+        release: submitted,
+        charges,
+        creditsCharged: charges.totalCredits,
+        balanceAfter,
+        alreadySubmitted: false,
+        warnings: issues,
+      };
+    });
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) throw insufficient(charges, error);
+    if (error instanceof UniqueConstraintViolationException && key) {
+      // A concurrent request with the same key committed first: answer as its replay.
+      const replay = await replayIdempotent(em.fork(), accountId, key, hash, now);
+      if (replay) return replay;
+    }
+    throw error;
+  }
+}
+
+async function existingRelease(
+  em: EntityManager,
+  accountId: string,
+  input: SubmitInput,
+): Promise<Release | null> {
+  if (input.releaseId) return findOwnedRelease(em, accountId, input.releaseId);
+  if (input.conversationId)
+    return em.findOne(Release, { account: accountId, conversationId: input.conversationId });
+  return null;
+}
+
+async function already(em: EntityManager, release: Release, accountId: string): Promise<SubmitResult> {
+  const account = await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true });
+  return {
+    release,
+    charges: null,
+    creditsCharged: 0,
+    balanceAfter: account.creditBalance,
+    alreadySubmitted: true,
+    warnings: [],
+  };
+}
+
+async function replayIdempotent(
+  em: EntityManager,
+  accountId: string,
+  key: string,
+  hash: string,
+  now: Date,
+): Promise<SubmitResult | null> {
+  const record = await em.findOne(IdempotencyKey, { account: accountId, key }, { disableIdentityMap: true });
+  if (!record) return null;
+  if (now.getTime() - record.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+    await em.nativeDelete(IdempotencyKey, { account: accountId, key });
+    return null;
+  }
+  if (record.requestHash !== hash) {
+    throw conflict(
+      'This Idempotency-Key was used with a different request body; use a new key for a new request.',
+      'idempotency_key_reused',
+    );
+  }
+  const release = await findOwnedRelease(em, accountId, record.releaseId);
+  return already(em, release, accountId);
+}
+
+function writeRelease(
+  em: EntityManager,
+  accountId: string,
+  draft: Release | null,
+  prepared: NormalisedSubmission,
+  input: SubmitInput,
+  options: SubmitOptions,
+  now: Date,
+): Release {
+  const payload = {
+    release: prepared.release as Record<string, unknown>,
+    tracks: prepared.tracks as Record<string, unknown>[],
+  };
+  const release =
+    draft ??
+    em.create(Release, {
+      account: em.getReference(Account, accountId),
+      conversationId: input.conversationId ?? null,
+      payload,
+      createdAt: now,
+      updatedAt: now,
+    });
+  const storeIds = prepared.release.distribution_store_ids;
+  Object.assign(release, {
+    status: 'submitted' as const,
+    payload,
+    revision: release.revision + 1,
+    draftStatus: 'submitted',
+    title: String(prepared.release.title ?? ''),
+    primaryArtistName: String(prepared.release.primary_artist_name ?? ''),
+    distributionStoreIds: Array.isArray(storeIds) ? storeIds.map(Number) : null,
+    tokenOffset: input.tokenOffset === true,
+    provenance: options.provenance?.trim() || 'MCP',
+    aggregateStatus: 'queued' as const,
+    upc: typeof prepared.release.upc === 'string' ? prepared.release.upc : null,
+    submittedAt: now,
+  });
+  em.create(ReleaseSnapshot, {
+    release,
+    revision: release.revision,
+    status: 'submitted',
+    payload,
+    createdAt: now,
+  });
+  return release;
+}
+
+async function debit(
+  em: EntityManager,
+  accountId: string,
+  releaseId: string,
+  charges: Charges,
+): Promise<number> {
+  let balanceAfter = (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true }))
+    .creditBalance;
+  if (charges.trackCredits > 0) {
+    balanceAfter = (
+      await postLedgerEntry(em, {
+        accountId,
+        type: 'debit',
+        amount: -charges.trackCredits,
+        ref: `release:${releaseId}`,
+      })
+    ).balanceAfter;
+  }
+  if (charges.tokenOffsetCredits > 0) {
+    balanceAfter = (
+      await postLedgerEntry(em, {
+        accountId,
+        type: 'debit',
+        amount: -charges.tokenOffsetCredits,
+        ref: `token_offset:${releaseId}`,
+      })
+    ).balanceAfter;
+  }
+  return balanceAfter;
+}
+
+function recordTracks(
+  em: EntityManager,
+  release: Release,
+  prepared: NormalisedSubmission,
+  charges: Charges,
+): void {
+  prepared.tracks.forEach((track, position) => {
+    const charge = charges.tracks[position];
+    em.create(ReleaseTrack, {
+      release,
+      position,
+      title: String(track.title ?? ''),
+      titleVersion: typeof track.title_version === 'string' ? track.title_version : null,
+      isrc: typeof track.isrc === 'string' && track.isrc ? track.isrc : null,
+      audioFileUrl: String(track.audio_file_url ?? ''),
+      explicit: track.explicit_flag === true,
+      trackType: typeof track.track_type === 'string' ? track.track_type : 'original',
+      ai: charge?.ai ?? false,
+      credits: charge?.credits ?? 0,
+      payload: track as Record<string, unknown>,
+    });
+  });
+}
+
+function insufficient(charges: Charges, error: InsufficientCreditsError): AppError {
+  const available = charges.totalCredits - error.shortfall;
+  const balance = balanceFor(available, charges.totalCredits);
+  const bundle = purchaseFor(balance.shortfallCredits);
+  const offer = bundle
+    ? ` The ${bundle.packageId} bundle (${bundle.credits} credits, $${bundle.priceUsd.toFixed(2)}) covers it.`
+    : ` Buy at least ${balance.shortfallCredits} credits (POST /v1/credits/checkout).`;
+  return new AppError(
+    'conflict_error',
+    'insufficient_credits',
+    `Not enough credits: this release costs ${charges.totalCredits}, the balance is ${available}, ${balance.shortfallCredits} short.${offer}`,
+    {
+      details: [
+        {
+          path: 'credits',
+          message: `short ${balance.shortfallCredits}${bundle ? `; bundle ${bundle.packageId}` : ''}`,
+        },
+      ],
+    },
+  );
+}

@@ -1,0 +1,72 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import {
+  type RateLimiterAbstract,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import { rateLimited } from '../errors.ts';
+
+export interface LimitRule {
+  /** Distinguishes counters of different limits in the shared store. */
+  name: string;
+  points: number;
+  windowSeconds: number;
+}
+
+export interface RateLimits {
+  /** Takes one point for `subject`; over the limit, throws 429 rate_limit_error with retryAfterSeconds. */
+  consume(rule: LimitRule, subject: string, message: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Fixed-window counters shared by every instance: in PostgreSQL by default, in Redis when REDIS_URL is
+ * set (rate-limiter-flexible does the atomic counting in either store).
+ */
+export function createRateLimits(options: {
+  databaseUrl: string;
+  redisUrl?: string | undefined;
+}): RateLimits {
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
+    : null;
+  const pool = redis ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiterFor = (rule: LimitRule) => {
+    const id = `${rule.name}:${rule.points}:${rule.windowSeconds}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      const common = { keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.windowSeconds };
+      limiter = redis
+        ? new RateLimiterRedis({ ...common, storeClient: redis, useRedisPackage: false })
+        : new RateLimiterPostgres({
+            ...common,
+            storeClient: pool,
+            storeType: 'pool',
+            tableName: 'rate_limits',
+            tableCreated: true,
+            clearExpiredByTimeout: false,
+          });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
+  return {
+    consume: async (rule, subject, message) => {
+      try {
+        await limiterFor(rule).consume(subject, 1);
+      } catch (result) {
+        if (result instanceof RateLimiterRes) {
+          throw rateLimited(message, Math.max(1, Math.ceil(result.msBeforeNext / 1000)));
+        }
+        throw result;
+      }
+    },
+    close: async () => {
+      await pool?.end();
+      redis?.disconnect();
+    },
+  };
+}
