@@ -26,6 +26,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 };
 const database = await connectDatabase(config, logger);
 const services = await buildAppServices(config, database.orm, logger, version);
+await services.relay.start();
 const running = await startServer(services, config.PORT, config.HOST);
 const stopSweeper = startUploadSweeper({
   em: () => database.orm.em.fork(),

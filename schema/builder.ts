@@ -64,3 +64,4 @@ export const FRAUD = { scope: 'svc:fraud' } as const;
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

@@ -16,6 +16,7 @@ import './releases/release.ts';
 import './releases/drafts.ts';
 import './releases/quote.ts';
 import './releases/submit.ts';
+import './events/release-events.ts';
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,5 +1,7 @@
 import type { AppConfig } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
+import { OutboxRelay } from '../src/platform/events/relay.ts';
 import {
   createOutboundClient,
   type OutboundClient,
@@ -22,6 +24,9 @@ export interface AppServices {
   scratch: Scratch;
   outbound: OutboundClient;
   rateLimits: RateLimits;
+  /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
+  pubsub: PubSub;
+  relay: OutboxRelay;
   startedAt: Date;
   version: string;
 }
@@ -35,6 +40,7 @@ export async function buildAppServices(
   overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits'>> = {},
 ): Promise<AppServices> {
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
+  const pubsub = config.REDIS_URL ? createRedisPubSub(config.REDIS_URL) : createLocalPubSub();
   return {
     config,
     orm,
@@ -51,6 +57,8 @@ export async function buildAppServices(
     rateLimits:
       overrides.rateLimits ??
       createRateLimits({ databaseUrl: String(orm.config.get('clientUrl')), redisUrl: config.REDIS_URL }),
+    pubsub,
+    relay: new OutboxRelay(orm, pubsub, logger),
     startedAt: new Date(),
     version,
   };
@@ -58,6 +66,8 @@ export async function buildAppServices(
 
 /** Releases what the services hold besides the ORM (pools, clients). */
 export async function closeAppServices(app: AppServices): Promise<void> {
+  await app.relay.stop();
+  await app.pubsub.close();
   await app.rateLimits.close();
   await app.outbound.close();
 }

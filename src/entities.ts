@@ -8,6 +8,7 @@ import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
+import { OutboxEvent } from './platform/events/outbox-event.entity.ts';
 import { RateLimitBucket } from './platform/rate-limit/rate-limit-bucket.entity.ts';
 
 /** Every entity the ORM knows; a domain adds its entities here. */
@@ -25,4 +26,5 @@ export const entities = [
   IdempotencyKey,
   AudioAnalysis,
   RateLimitBucket,
+  OutboxEvent,
 ];

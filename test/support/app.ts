@@ -19,8 +19,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the app on a fresh database of its own, or, when `env.DATABASE_URL` is given, on that one
+ * (a second instance beside another; the first one owns and drops it).
+ */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase('app');
+  const database = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, drop: async () => {} }
+    : await createTestDatabase('app');
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-data-'));
   const config = loadConfig({
@@ -38,6 +44,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     'test',
   );
+  await services.relay.start();
   let running: RunningServer;
   try {
     running = await startServer(services, port, '127.0.0.1');

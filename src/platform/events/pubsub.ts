@@ -1,0 +1,63 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+
+/** An event as subscribers see it: published, with its cursor (the position to resume after). */
+export interface PublishedEvent {
+  cursor: number;
+  id: number;
+  accountId: string;
+  releaseId: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface PubSub {
+  publish(events: PublishedEvent[]): Promise<void>;
+  /** Calls `listener` for every event published by any instance, in publication order. */
+  subscribe(listener: (event: PublishedEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** One process: an in-memory fan-out. */
+export function createLocalPubSub(): PubSub {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish: async (events) => {
+      for (const event of events) emitter.emit('event', event);
+    },
+    subscribe: (listener) => {
+      emitter.on('event', listener);
+      return () => emitter.off('event', listener);
+    },
+    close: async () => {
+      emitter.removeAllListeners();
+    },
+  };
+}
+
+const CHANNEL = 'tributary:events';
+
+/** Several instances: Redis pub/sub, so a subscriber on one sees events published by another. */
+export function createRedisPubSub(url: string): PubSub {
+  const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
+  const subscriber = new Redis(url);
+  const local = createLocalPubSub();
+  const ready = subscriber.subscribe(CHANNEL);
+  subscriber.on('message', (_channel: string, message: string) => {
+    void local.publish([JSON.parse(message) as PublishedEvent]);
+  });
+  return {
+    publish: async (events) => {
+      await ready;
+      for (const event of events) await publisher.publish(CHANNEL, JSON.stringify(event));
+    },
+    subscribe: (listener) => local.subscribe(listener),
+    close: async () => {
+      await local.close();
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
