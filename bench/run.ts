@@ -1,5 +1,10 @@
 /** `npm run bench [-- name]`: runs one benchmark (default: all) and prints its side-by-side figures. */
-const BENCHES: Record<string, string> = { me: './me.ts', uploads: './uploads.ts', releases: './releases.ts' };
+const BENCHES: Record<string, string> = {
+  me: './me.ts',
+  uploads: './uploads.ts',
+  releases: './releases.ts',
+  events: './events.ts',
+};
 
 const wanted = process.argv.slice(2);
 for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHES)) {
