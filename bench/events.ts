@@ -2,45 +2,21 @@
  * Event commit → subscription receipt over graphql-ws, against a running server: p50/p99 at 1 and 1,000
  * subscribers, and events/s sustained. Target (delivery issue): p50 ≤ 10 ms.
  */
-import { MikroORM } from '@mikro-orm/postgresql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createAccount } from '../src/domains/accounts/create-account.ts';
-import { issueToken } from '../src/domains/accounts/issue-token.ts';
-import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { ormConfig } from '../src/platform/db/orm.ts';
 import { appendEvent } from '../src/platform/events/append-event.ts';
-import { freePort, freshDatabase, startChild } from './support/servers.ts';
+import { benchApp } from './support/servers.ts';
 
 const now = () => performance.timeOrigin + performance.now();
-const databaseUrl = await freshDatabase('tributary_bench_events');
-const orm = await MikroORM.init(ormConfig(databaseUrl, 12));
-await migrateToLatest(orm, databaseUrl);
-const account = await createAccount(orm.em.fork(), { email: 'bench-events@example.com' });
-const { token } = await issueToken(orm.em.fork(), {
-  accountId: account.id,
-  name: 'bench',
-  scopes: ['svc:mcp'],
-  expires: 'none',
-});
-const port = await freePort();
-const app = await startChild(
-  'facades/main.ts',
-  {
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-  },
-  /"url":"([^"]+)"/,
-);
+const bench = await benchApp('tributary_bench_events');
+const { app, orm } = bench;
+const { token, accountId } = bench.account;
 
 const commit = (n: number) =>
   orm.em
     .fork()
     .transactional((em) =>
-      appendEvent(em, { accountId: account.id, type: 'bench.event', payload: { n, committedAt: 0 } }),
+      appendEvent(em, { accountId, type: 'bench.event', payload: { n, committedAt: 0 } }),
     );
 
 async function subscribers(count: number, onEvent: (n: number, at: number) => void) {
@@ -97,11 +73,9 @@ async function latency(subscriberCount: number, events: number) {
 
 async function throughput(total: number) {
   let received = 0;
-  let firstAt = 0;
   let lastAt = 0;
   const subs = await subscribers(1, (_n, at) => {
     received++;
-    firstAt ||= at;
     lastAt = at;
   });
   const started = now();
@@ -130,6 +104,5 @@ try {
       `${rate.deliverySeconds.toFixed(2)} s → ${(rate.received / rate.deliverySeconds).toFixed(0)} events/s`,
   );
 } finally {
-  await app.stop();
-  await orm.close();
+  await bench.close();
 }

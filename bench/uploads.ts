@@ -4,50 +4,20 @@
  * ratio (target ≥ 0.9) and the server's peak RSS growth (target < 64 MB); then the cover-art
  * normalisation time of a 4000×4000 JPEG.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MikroORM } from '@mikro-orm/postgresql';
 import sharp from 'sharp';
-import { createAccount } from '../src/domains/accounts/create-account.ts';
-import { issueToken } from '../src/domains/accounts/issue-token.ts';
 import { normaliseCoverArt } from '../src/domains/uploads/media/index.ts';
-import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { ormConfig } from '../src/platform/db/orm.ts';
 import { rssOf, sampleRss } from './support/rss.ts';
-import { freePort, freshDatabase, startChild } from './support/servers.ts';
+import { benchApp, startChild } from './support/servers.ts';
 
 const TOTAL_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 * 1024 * 1024);
 const MiB = 1024 * 1024;
 /** RSS is also measured from this chunk on: growth past warm-up is what would scale with file size. */
 const WARM_UP_CHUNKS = 8;
 
-const databaseUrl = await freshDatabase('tributary_bench_uploads');
-const orm = await MikroORM.init(ormConfig(databaseUrl, 4));
-await migrateToLatest(orm, databaseUrl);
-const account = await createAccount(orm.em.fork(), { email: 'bench-uploads@example.com' });
-const { token } = await issueToken(orm.em.fork(), {
-  accountId: account.id,
-  name: 'bench',
-  scopes: ['svc:mcp'],
-  expires: 'none',
-});
-await orm.close();
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-uploads-'));
-const port = await freePort();
-const app = await startChild(
-  'facades/main.ts',
-  {
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-  },
-  /"url":"([^"]+)"/,
-);
+const bench = await benchApp('tributary_bench_uploads');
+const { app, dataDir } = bench;
+const { token } = bench.account;
 const bare = await startChild('bench/support/bare-chunk-server.ts', {}, /listening on (\S+)/);
 
 async function upload(
@@ -166,7 +136,6 @@ try {
     `cover art 4000×4000 JPEG → 3000×3000 PNG: median ${times[2]!.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[4]!.toFixed(0)}; 5 runs)`,
   );
 } finally {
-  await app.stop();
   await bare.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }

@@ -1,6 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { createAccount } from '../../src/domains/accounts/create-account.ts';
+import { issueToken } from '../../src/domains/accounts/issue-token.ts';
+import { grantCredits } from '../../src/domains/credits/grant-credits.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { ormConfig } from '../../src/platform/db/orm.ts';
+import { freePort as freePortOf } from '../../src/platform/free-port.ts';
+
+export { freePortOf as freePort };
 
 export const ADMIN_URL =
   process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -53,15 +65,60 @@ export async function startChild(
   };
 }
 
-/** A port that was free a moment ago, so a server can be told its own public URL before it listens. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+export interface BenchApp {
+  databaseUrl: string;
+  /** An ORM on the bench database, for arranging rows and in-process work. */
+  orm: MikroORM;
+  account: { accountId: string; email: string; token: string; tokenId: string };
+  app: Child;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database with one account (and its token and credits), and the real server started
+ * on it as a child process (`npm start`'s entry point) knowing its own public URL.
+ */
+export async function benchApp(
+  name: string,
+  options: { credits?: number; env?: Record<string, string> } = {},
+): Promise<BenchApp> {
+  const databaseUrl = await freshDatabase(name);
+  const orm = await MikroORM.init(ormConfig(databaseUrl, 12));
+  await migrateToLatest(orm, databaseUrl);
+  const account = await createAccount(orm.em.fork(), { email: `${name}@example.com`, firstName: 'Bench' });
+  const { token, record } = await issueToken(orm.em.fork(), {
+    accountId: account.id,
+    name: 'bench',
+    scopes: ['svc:mcp'],
+    expires: 'none',
   });
+  if (options.credits) await grantCredits(orm.em.fork(), { accountId: account.id, credits: options.credits });
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  const port = await freePortOf();
+  const app = await startChild(
+    'facades/main.ts',
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    /"url":"([^"]+)"/,
+  );
+  return {
+    databaseUrl,
+    orm,
+    account: { accountId: account.id, email: account.email, token, tokenId: record.id },
+    app,
+    dataDir,
+    close: async () => {
+      await app.stop();
+      await orm.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { saveDraftDocument, submitDocument } from '../documents.ts';
 import { bodyField, header, integer, pathParam, query, type RestRoute } from '../rest/route.ts';
 import { revisionTag } from '../rest/routes/releases.ts';
 import {
@@ -19,11 +20,7 @@ export const agentHttpRoutes: RestRoute[] = [
     summary: 'Save a draft (camelCase DraftRequest)',
     tag: 'Agent HTTP',
     auth: 'bearer',
-    document: `mutation AgentHttpSaveDraft($release: JSON, $tracks: JSON, $trackPatches: JSON, $uploadRequests: JSON,
-      $status: String, $mode: DraftMode, $releaseId: String, $conversationId: String, $ifMatch: Int) {
-      draft: saveDraft(release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
-        status: $status, mode: $mode, releaseId: $releaseId, conversationId: $conversationId, ifMatch: $ifMatch) {
-        ${DRAFT_RESULT_FIELDS} } }`,
+    document: saveDraftDocument('AgentHttpSaveDraft'),
     variables: {
       release: bodyField('release'),
       tracks: bodyField('tracks'),
@@ -44,11 +41,7 @@ export const agentHttpRoutes: RestRoute[] = [
     summary: 'Submit a release (camelCase SubmitReleaseRequest); 3 per 5 minutes, 10 for insiders',
     tag: 'Agent HTTP',
     auth: 'bearer',
-    document: `mutation AgentHttpSubmit($release: JSON!, $tracks: JSON!, $releaseId: String, $conversationId: String,
-      $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
-      submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
-        tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
-        idempotencyKey: $idempotencyKey, provenance: $provenance, via: agent_http) { ${SUBMIT_RESULT_FIELDS} } }`,
+    document: submitDocument('AgentHttpSubmit', 'agent_http'),
     variables: {
       release: bodyField('release'),
       tracks: bodyField('tracks'),

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,6 +7,7 @@ import { type RunningServer, startServer } from '../../facades/server.ts';
 import { type AppServices, buildAppServices, closeAppServices } from '../../schema/services.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/orm.ts';
+import { freePort } from '../../src/platform/free-port.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -80,16 +80,4 @@ export function useTestApp(env: Record<string, string> = {}): () => TestApp {
     if (!app) throw new Error('the test app has not started');
     return app;
   };
-}
-
-/** A port that was free a moment ago: the app must know its own URL before it listens. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

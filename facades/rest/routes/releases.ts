@@ -1,4 +1,5 @@
 import { invalidRequest } from '../../../src/platform/errors.ts';
+import { saveDraftDocument, submitDocument } from '../../documents.ts';
 import {
   DRAFT_RESULT_FIELDS,
   QUOTE_FIELDS,
@@ -24,11 +25,6 @@ export function revisionTag(raw: unknown, name: string): number {
   return Number.parseInt(text, 10);
 }
 
-const DRAFT_VARIABLES = `$release: JSON, $tracks: JSON, $trackPatches: JSON, $uploadRequests: JSON, $status: String,
-  $mode: DraftMode, $releaseId: String, $conversationId: String, $ifMatch: Int`;
-const DRAFT_ARGUMENTS = `release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
-  status: $status, mode: $mode, releaseId: $releaseId, conversationId: $conversationId, ifMatch: $ifMatch`;
-
 export const releaseRoutes: RestRoute[] = [
   {
     operationId: 'saveDraft',
@@ -38,7 +34,7 @@ export const releaseRoutes: RestRoute[] = [
       'Save a draft (new, or delta/replace of an existing one); reports submission rules, never fails on them',
     tag: 'Drafts and releases',
     auth: 'bearer',
-    document: `mutation SaveDraft(${DRAFT_VARIABLES}) { draft: saveDraft(${DRAFT_ARGUMENTS}) { ${DRAFT_RESULT_FIELDS} } }`,
+    document: saveDraftDocument('SaveDraft'),
     variables: {
       release: bodyField('release'),
       tracks: bodyField('tracks'),
@@ -93,11 +89,7 @@ export const releaseRoutes: RestRoute[] = [
     summary: 'Submit a release for distribution, paying in credits (one transaction; retry-safe)',
     tag: 'Drafts and releases',
     auth: 'bearer',
-    document: `mutation SubmitRelease($release: JSON!, $tracks: JSON!, $releaseId: String, $conversationId: String,
-      $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
-      submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
-        tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
-        idempotencyKey: $idempotencyKey, provenance: $provenance) { ${SUBMIT_RESULT_FIELDS} } }`,
+    document: submitDocument('SubmitRelease'),
     variables: {
       release: bodyField('release'),
       tracks: bodyField('tracks'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { saveDraftDocument, submitDocument } from '../../documents.ts';
 import {
   DRAFT_RESULT_FIELDS,
   QUOTE_FIELDS,
@@ -37,10 +38,7 @@ export const releaseTools: ToolRow[] = [
       releaseId: releaseId.optional(),
       conversationId: z.string().min(1).max(200).optional(),
     }),
-    document: `mutation AgentSaveDraft($release: JSON, $tracks: JSON, $trackPatches: JSON, $uploadRequests: JSON,
-      $status: String, $mode: DraftMode, $releaseId: String, $conversationId: String) {
-      draft: saveDraft(release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
-        status: $status, mode: $mode, releaseId: $releaseId, conversationId: $conversationId) { ${DRAFT_RESULT_FIELDS} } }`,
+    document: saveDraftDocument('AgentSaveDraft'),
     variables: (a) => ({ ...a }),
     select: 'draft',
     aliases: ['draft', 'save_release_draft'],
@@ -79,11 +77,7 @@ export const releaseTools: ToolRow[] = [
       idempotencyKey: z.string().min(1).max(255).optional(),
       provenance: z.string().max(100).optional().describe('Server-to-server agents: the partner tag.'),
     }),
-    document: `mutation AgentSubmit($release: JSON!, $tracks: JSON!, $releaseId: String, $conversationId: String,
-      $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
-      submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
-        tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
-        idempotencyKey: $idempotencyKey, provenance: $provenance) { ${SUBMIT_RESULT_FIELDS} } }`,
+    document: submitDocument('AgentSubmit'),
     variables: (a) => ({ ...a }),
     select: 'submission',
     aliases: ['submit', 'distribute_release'],

@@ -1,0 +1,22 @@
+import { DRAFT_RESULT_FIELDS, SUBMIT_RESULT_FIELDS } from './selections.ts';
+
+/**
+ * Operations that several facade rows run with the same variables (REST, the agent HTTP endpoints and
+ * the agent tools), so each is written once. Rows only map their own field names onto the variables.
+ */
+export function saveDraftDocument(operationName: string): string {
+  return `mutation ${operationName}($release: JSON, $tracks: JSON, $trackPatches: JSON, $uploadRequests: JSON,
+    $status: String, $mode: DraftMode, $releaseId: String, $conversationId: String, $ifMatch: Int) {
+    draft: saveDraft(release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
+      status: $status, mode: $mode, releaseId: $releaseId, conversationId: $conversationId, ifMatch: $ifMatch) {
+      ${DRAFT_RESULT_FIELDS} } }`;
+}
+
+/** `via: agent_http` applies the agent HTTP submit rate limit. */
+export function submitDocument(operationName: string, via: 'api' | 'agent_http' = 'api'): string {
+  return `mutation ${operationName}($release: JSON!, $tracks: JSON!, $releaseId: String, $conversationId: String,
+    $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
+    submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
+      tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
+      idempotencyKey: $idempotencyKey, provenance: $provenance, via: ${via}) { ${SUBMIT_RESULT_FIELDS} } }`;
+}
