@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
 import { Release } from './release.entity.ts';
@@ -25,7 +26,7 @@ export async function findOwnedRelease(
   const release = await em.findOne(
     Release,
     { id: releaseId.toLowerCase() },
-    options.lock ? { lockMode: 4 /* PESSIMISTIC_WRITE */ } : {},
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
   );
   if (!release) throw notFound(`No release with id ${releaseId} exists.`, 'release_not_found');
   if (release.account.id !== accountId) {

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalidRequest } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
@@ -101,7 +101,7 @@ async function saveDraftOnce(em: EntityManager, accountId: string, input: DraftI
     release = await em.findOne(
       Release,
       { account: accountId, conversationId: input.conversationId },
-      { lockMode: 4 },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
   }
   if (release && release.status !== 'draft') {
