@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../src/platform/config.ts';
 import { connectDatabase } from '../src/platform/db/connect.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { assertNodeVersion } from '../src/platform/runtime.ts';
+import { startDeliveryRunner } from '../src/workers/delivery-runner.ts';
 import { startUploadSweeper } from '../src/workers/upload-sweeper.ts';
 import { startServer } from './server.ts';
 
@@ -33,6 +34,11 @@ const stopSweeper = startUploadSweeper({
   scratch: services.scratch,
   logger,
 });
+const stopDeliveries = startDeliveryRunner({
+  em: () => database.orm.em.fork(),
+  logger,
+  stepSeconds: config.SANDBOX_STEP_SECONDS,
+});
 logger.info(
   { url: running.url, database: database.mode, publicUrl: config.PUBLIC_URL },
   'Tributary is serving',
@@ -46,6 +52,7 @@ async function shutdown(signal: string): Promise<void> {
   const force = setTimeout(() => process.exit(1), 15_000);
   force.unref();
   stopSweeper();
+  await stopDeliveries();
   await running.close().catch((err) => logger.error({ err }, 'closing the HTTP server'));
   await closeAppServices(services).catch((err) => logger.error({ err }, 'closing services'));
   await database.close().catch((err) => logger.error({ err }, 'closing the database'));

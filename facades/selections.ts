@@ -81,3 +81,11 @@ export const RELEASE_DETAIL_FIELDS = /* GraphQL */ `
   release: releaseMetadata
   tracks: trackMetadata
 `;
+
+export const RELEASE_STATUS_FIELDS = /* GraphQL */ `
+  releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason
+`;
+
+export const RELEASE_JOB_FIELDS = /* GraphQL */ `
+  jobId releaseId state steps { name status at detail storeId } errors { at code message storeId } createdAt updatedAt
+`;

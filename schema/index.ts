@@ -17,6 +17,7 @@ import './releases/drafts.ts';
 import './releases/quote.ts';
 import './releases/submit.ts';
 import './events/release-events.ts';
+import './delivery/status.ts';
 
 let schema: GraphQLSchema | undefined;
 

@@ -2,6 +2,7 @@ import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
+import { deliveryEntities } from './domains/delivery/entities.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
@@ -27,4 +28,5 @@ export const entities = [
   AudioAnalysis,
   RateLimitBucket,
   OutboxEvent,
+  ...deliveryEntities,
 ];

@@ -4,6 +4,8 @@ import { revisionTag } from '../rest/routes/releases.ts';
 import {
   DRAFT_RESULT_FIELDS,
   RELEASE_DETAIL_FIELDS,
+  RELEASE_JOB_FIELDS,
+  RELEASE_STATUS_FIELDS,
   RELEASE_SUMMARY_FIELDS,
   SUBMIT_RESULT_FIELDS,
 } from '../selections.ts';
@@ -76,5 +78,27 @@ export const agentHttpRoutes: RestRoute[] = [
     document: `query AgentHttpReleaseMetadata($id: String!) { release(id: $id) { ${RELEASE_DETAIL_FIELDS} } }`,
     variables: { id: pathParam('id') },
     select: 'release',
+  },
+  {
+    operationId: 'agentReleaseStatus',
+    method: 'GET',
+    path: '/releases/:id/status',
+    summary: 'Store and aggregate status',
+    tag: 'Agent HTTP',
+    auth: 'bearer',
+    document: `query AgentHttpReleaseStatus($id: String!) { status: releaseStatus(releaseId: $id) { ${RELEASE_STATUS_FIELDS} } }`,
+    variables: { id: pathParam('id') },
+    select: 'status',
+  },
+  {
+    operationId: 'agentReleaseJob',
+    method: 'GET',
+    path: '/release-jobs/:id',
+    summary: 'Job status and errors (by release id)',
+    tag: 'Agent HTTP',
+    auth: 'bearer',
+    document: `query AgentHttpReleaseJob($id: String!) { job: releaseJob(releaseId: $id) { ${RELEASE_JOB_FIELDS} } }`,
+    variables: { id: pathParam('id') },
+    select: 'job',
   },
 ];

@@ -82,7 +82,11 @@ builder.mutationField('submitRelease', (t) =>
           distributors: args.distributors,
           skipAdapters: args.skipAdapters ?? null,
         },
-        { idempotencyKey: args.idempotencyKey ?? null, provenance: args.provenance ?? null },
+        {
+          idempotencyKey: args.idempotencyKey ?? null,
+          provenance: args.provenance ?? null,
+          deliveryStepSeconds: context.app.config.SANDBOX_STEP_SECONDS,
+        },
       );
     },
   }),

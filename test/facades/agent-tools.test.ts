@@ -68,23 +68,17 @@ describe('agent tool table', () => {
   });
 
   it('keeps documented aliases of tools that do not exist yet out of resolution', () => {
-    const registry = compileTools(agentTools, documentedAliases);
+    const registry = compileTools(
+      agentTools.filter((tool) => tool.name !== 'get_release_status'),
+      documentedAliases,
+    );
     expect(registry.resolve('release_status')).toBeNull();
     expect(registry.resolve('check_release_status')).toBeNull();
     expect(registry.resolve('get_balance')?.row.name).toBe('get_credits');
   });
 
-  it('resolves release_status once a get_release_status row exists', () => {
-    const statusRow: ToolRow = {
-      name: 'get_release_status',
-      title: 'Get release status',
-      description: 'Stand-in row for the test.',
-      annotations: READ_ONLY,
-      args: z.object({}),
-      document: 'query StandIn { pricing { currency } }',
-      select: 'pricing',
-    };
-    const registry = compileTools([...agentTools, statusRow], documentedAliases);
+  it("resolves the spec's aliases release_status and check_release_status to get_release_status", () => {
+    const registry = compileTools(agentTools, documentedAliases);
     expect(registry.resolve('release_status')?.row.name).toBe('get_release_status');
     expect(registry.resolve('check_release_status')?.row.name).toBe('get_release_status');
     expect(registry.suggest('release_stats')).toContain('get_release_status');

@@ -1,6 +1,7 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
+import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
@@ -12,4 +13,5 @@ export const restRoutes: RestRoute[] = [
   ...accountRoutes,
   ...fileRoutes,
   ...releaseRoutes,
+  ...deliveryRoutes,
 ];

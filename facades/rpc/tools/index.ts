@@ -1,11 +1,18 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
 import { catalogTools } from './catalog.ts';
+import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
 import { releaseTools } from './releases.ts';
 
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
-export const agentTools: ToolRow[] = [...accountTools, ...catalogTools, ...fileTools, ...releaseTools];
+export const agentTools: ToolRow[] = [
+  ...accountTools,
+  ...catalogTools,
+  ...fileTools,
+  ...releaseTools,
+  ...deliveryTools,
+];
 
 /**
  * Aliases the spec documents for tools whose rows may not exist yet. They join the row's own aliases when

@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { InsufficientCreditsError, postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { DEFAULT_SANDBOX_STEP_SECONDS } from '../delivery/clock.ts';
+import { enqueueRelease } from '../delivery/enqueue-release.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
@@ -31,6 +33,8 @@ export interface SubmitOptions {
   idempotencyKey?: string | null;
   provenance?: string | null;
   now?: Date;
+  /** Pace of the sandbox distributor (seconds per store step); the delivery job is queued with the release. */
+  deliveryStepSeconds?: number;
 }
 
 export interface SubmitResult {
@@ -102,6 +106,13 @@ export async function submitRelease(
       recordTracks(tem, submitted, prepared, charges);
       recordArtists(tem, submitted, prepared.release);
       await tem.flush();
+      // The delivery job and one delivery per store commit with the submission: no release waits unqueued.
+      await enqueueRelease(
+        tem,
+        submitted,
+        { now: () => now },
+        options.deliveryStepSeconds ?? DEFAULT_SANDBOX_STEP_SECONDS,
+      );
       return {
         release: submitted,
         charges,

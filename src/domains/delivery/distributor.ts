@@ -1,0 +1,63 @@
+import type { AggregateStatus, Release } from '../releases/release.entity.ts';
+import type { DeliveryStatus } from './delivery.entity.ts';
+
+/** The distributor cannot be reached: status reads fall back to the last known statuses. */
+export class DistributorOfflineError extends Error {
+  override name = 'DistributorOfflineError';
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(`The distributor is offline: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+export type SkipReason =
+  | 'partner_approval_required'
+  | 'ugc_policy_unresolvable'
+  | 'already_delivered'
+  | 'not_delivered'
+  | 'takedown_pending'
+  | 'already_taken_down';
+
+export interface SkippedStore {
+  storeId: number;
+  reason: SkipReason;
+}
+
+export interface QueueResult {
+  queued: number[];
+  skipped: SkippedStore[];
+}
+
+export interface TakedownResult {
+  requested: number[];
+  skipped: SkippedStore[];
+}
+
+export interface StoreStatus {
+  storeId: number;
+  storeName: string;
+  status: DeliveryStatus;
+  statusText: string;
+  urlInStore: string | null;
+}
+
+export interface ReleaseDeliveryStatus {
+  aggregateStatus: AggregateStatus;
+  /** True until the distributor has the release (queued response). */
+  pending: boolean;
+  stores: StoreStatus[];
+  /** Present (true) when the distributor could not be asked and these are the last known statuses. */
+  fallback?: boolean;
+  fallbackReason?: string;
+}
+
+/** A distributor behind which the release is delivered to stores; the sandbox is the default one. */
+export interface Distributor {
+  /** First delivery of a submitted release, or more stores for one already delivered. */
+  deliver(release: Release, storeIds: readonly number[]): Promise<QueueResult>;
+  takedown(release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;
+  /** Live statuses; throws DistributorOfflineError when the distributor cannot be reached. */
+  status(release: Release): Promise<ReleaseDeliveryStatus>;
+}

@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DEFAULT_STORE_IDS, findStore } from '../catalog/stores.ts';
+import { Release } from '../releases/release.entity.ts';
+import type { Clock } from './clock.ts';
+import { Delivery } from './delivery.entity.ts';
+import type { QueueResult, SkippedStore } from './distributor.ts';
+import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';
+import { addError, addStep, settleJob } from './job.ts';
+import { loadContent, messageFor } from './release-content.ts';
+import { ReleaseJob } from './release-job.entity.ts';
+import { storeNameOf } from './status-text.ts';
+import { inTransaction, secondsAfter } from './transaction.ts';
+
+export interface EnqueueResult extends QueueResult {
+  job: ReleaseJob;
+  /** False when the release already had its job (a retry): nothing new was created. */
+  created: boolean;
+}
+
+/**
+ * Hands a submitted release to the sandbox distributor: its background job and one queued delivery
+ * per selected store (null selection = the default stores), each with its ERN message, due one step
+ * from now. UPC and ISRCs are assigned here when the submission had none. Idempotent per release.
+ */
+export async function enqueueRelease(
+  em: EntityManager,
+  submitted: Release,
+  clock: Clock,
+  stepSeconds: number,
+  options: EligibilityOptions & { storeIds?: readonly number[] } = {},
+): Promise<EnqueueResult> {
+  return inTransaction(em, async (tem) => {
+    // In the caller's transaction the release is the caller's own (maybe not yet flushed) entity.
+    const release = tem === em ? submitted : await tem.findOneOrFail(Release, submitted.id);
+    const existing = await tem.findOne(ReleaseJob, { release: release.id });
+    if (existing) {
+      const deliveries = await tem.find(Delivery, { release: release.id });
+      return { job: existing, created: false, queued: deliveries.map((d) => d.storeId), skipped: [] };
+    }
+    const now = clock.now();
+    const job = tem.create(ReleaseJob, { release, state: 'queued', steps: [], errors: [] });
+    const selected = [...new Set(options.storeIds ?? release.distributionStoreIds ?? DEFAULT_STORE_IDS)];
+    const content = await loadContent(tem, release);
+    const queued: Delivery[] = [];
+    const skipped: SkippedStore[] = [];
+    for (const storeId of selected.sort((a, b) => a - b)) {
+      const store = findStore(storeId);
+      const eligibility = store ? eligibilityFor(store, options) : null;
+      if (!eligibility?.ok) {
+        const reason = eligibility?.reason ?? 'not_delivered';
+        skipped.push({ storeId, reason });
+        addStep(
+          job,
+          { name: 'store.skipped', status: 'skipped', detail: `${storeNameOf(storeId)}: ${reason}`, storeId },
+          now,
+        );
+        addError(
+          job,
+          { code: reason, message: `${storeNameOf(storeId)} was skipped: ${reason}.`, storeId },
+          now,
+        );
+        continue;
+      }
+      queued.push(
+        tem.create(Delivery, {
+          release,
+          storeId,
+          status: 'queued',
+          statusText: 'Queued',
+          urlInStore: null,
+          reason: null,
+          nextStepAt: secondsAfter(now, stepSeconds),
+          ugcPolicy: eligibility.ugcPolicy,
+          ddexMessage: messageFor(content, storeId, eligibility.ugcPolicy, now),
+          addedAfterDistribution: false,
+          statusBeforeTakedown: null,
+        }),
+      );
+    }
+    addStep(
+      job,
+      {
+        name: 'release.enqueued',
+        status: 'completed',
+        detail: `UPC ${release.upc}; ${queued.length} store(s) queued, ${skipped.length} skipped`,
+      },
+      now,
+    );
+    release.aggregateStatus ??= 'queued';
+    settleJob(job, queued);
+    await tem.flush();
+    return { job, created: true, queued: queued.map((d) => d.storeId), skipped };
+  });
+}

@@ -1,0 +1,132 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { appendEvent } from '../../platform/events/append-event.ts';
+import { type ArtistProfile, artistProfilesOf } from '../releases/artist-profiles.ts';
+import type { AggregateStatus, Release } from '../releases/release.entity.ts';
+import type { ReleaseTrack } from '../releases/release-track.entity.ts';
+import type { ReleaseInput } from '../releases/rules/engine/types.ts';
+import type { Delivery } from './delivery.entity.ts';
+import type { SkippedStore } from './distributor.ts';
+import { storeNameOf } from './status-text.ts';
+
+/** A store in an event: `urlInStore` only while the store has the release live. */
+export interface EventStoreStatus {
+  storeId: number;
+  storeName: string;
+  statusText: string;
+  urlInStore?: string;
+}
+
+export function eventStoreStatus(delivery: Delivery): EventStoreStatus {
+  return {
+    storeId: delivery.storeId,
+    storeName: storeNameOf(delivery.storeId),
+    statusText: delivery.statusText,
+    ...(delivery.status === 'live' && delivery.urlInStore ? { urlInStore: delivery.urlInStore } : {}),
+  };
+}
+
+export function eventStoreStatuses(deliveries: readonly Delivery[]): EventStoreStatus[] {
+  return [...deliveries].sort((a, b) => a.storeId - b.storeId).map(eventStoreStatus);
+}
+
+function releaseHead(release: Release): { releaseId: string; title: string; artist: string } {
+  const meta = release.payload.release as ReleaseInput;
+  return {
+    releaseId: release.id,
+    title: release.title ?? (typeof meta.title === 'string' ? meta.title : ''),
+    artist:
+      release.primaryArtistName ??
+      (typeof meta.primary_artist_name === 'string' ? meta.primary_artist_name : ''),
+  };
+}
+
+function tail(release: Release, now: Date): { artistProfiles: ArtistProfile[]; occurredAt: string } {
+  return {
+    artistProfiles: artistProfilesOf(release.payload.release as ReleaseInput),
+    occurredAt: now.toISOString(),
+  };
+}
+
+async function emit(em: EntityManager, release: Release, type: string, payload: Record<string, unknown>) {
+  await appendEvent(em, { accountId: release.account.id, releaseId: release.id, type, payload });
+}
+
+/**
+ * `release.status_changed`: the aggregate shape (every store) when the aggregate moves; with equal
+ * statuses and only the changed stores when one store finishes delivery or confirms a takedown.
+ */
+export async function emitStatusChanged(
+  em: EntityManager,
+  release: Release,
+  previousStatus: AggregateStatus,
+  status: AggregateStatus,
+  stores: readonly Delivery[],
+  now: Date,
+): Promise<void> {
+  await emit(em, release, 'release.status_changed', {
+    event: 'release.status_changed',
+    ...releaseHead(release),
+    previousStatus,
+    status,
+    storeStatuses: eventStoreStatuses(stores),
+    ...tail(release, now),
+  });
+}
+
+/** `release.approved`: the release passed approval; the UPC and every track's ISRC are final. */
+export async function emitApproved(
+  em: EntityManager,
+  release: Release,
+  tracks: readonly ReleaseTrack[],
+  now: Date,
+): Promise<void> {
+  await emit(em, release, 'release.approved', {
+    event: 'release.approved',
+    ...releaseHead(release),
+    status: release.aggregateStatus,
+    upc: release.upc,
+    tracks: [...tracks]
+      .sort((a, b) => a.position - b.position)
+      .map((track) => ({ trackNumber: track.position + 1, title: track.title, isrc: track.isrc })),
+    ...tail(release, now),
+  });
+}
+
+/** `release.stores_added`: more stores were queued; the aggregate does not move. */
+export async function emitStoresAdded(
+  em: EntityManager,
+  release: Release,
+  queued: readonly Delivery[],
+  skipped: readonly SkippedStore[],
+  now: Date,
+): Promise<void> {
+  await emit(em, release, 'release.stores_added', {
+    event: 'release.stores_added',
+    ...releaseHead(release),
+    status: release.aggregateStatus,
+    storeIds: queued.map((d) => d.storeId).sort((a, b) => a - b),
+    storeStatuses: eventStoreStatuses(queued),
+    skippedStoreIds: skipped.map((s) => ({ ...s, storeName: storeNameOf(s.storeId) })),
+    ...tail(release, now),
+  });
+}
+
+/** `release.takedown_completed`: stores confirmed a takedown; `full` when no store has it any more. */
+export async function emitTakedownCompleted(
+  em: EntityManager,
+  release: Release,
+  confirmed: readonly Delivery[],
+  remaining: readonly Delivery[],
+  now: Date,
+): Promise<void> {
+  await emit(em, release, 'release.takedown_completed', {
+    event: 'release.takedown_completed',
+    ...releaseHead(release),
+    status: release.aggregateStatus,
+    scope: release.aggregateStatus === 'taken_down' ? 'full' : 'partial',
+    storeIds: confirmed.map((d) => d.storeId).sort((a, b) => a - b),
+    storeStatuses: eventStoreStatuses(confirmed),
+    remainingStoreIds: remaining.map((d) => d.storeId).sort((a, b) => a - b),
+    ...tail(release, now),
+  });
+}

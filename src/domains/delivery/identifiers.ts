@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+
+export const UPC_PATTERN = /^\d{12}$/;
+export const ISRC_PATTERN = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
+
+const ISRC_COUNTRY = 'XX';
+const ISRC_REGISTRANT = 'TRB';
+
+function hashNumber(seed: string, label: string, modulus: bigint): bigint {
+  const digest = createHash('sha256').update(label).update('\0').update(seed).digest('hex');
+  return BigInt(`0x${digest}`) % modulus;
+}
+
+/** The GS1 mod-10 check digit of a GTIN body: weights 3,1,3,… from the rightmost digit. */
+export function gs1CheckDigit(body: string): number {
+  let sum = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const digit = Number(body[body.length - 1 - i]);
+    sum += i % 2 === 0 ? digit * 3 : digit;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+export function isValidUpc(upc: string): boolean {
+  return UPC_PATTERN.test(upc) && gs1CheckDigit(upc.slice(0, 11)) === Number(upc[11]);
+}
+
+/** A 12-digit UPC-A derived from the seed (the release id): a retry assigns the same code. */
+export function assignUpc(seed: string): string {
+  const body = hashNumber(seed, 'upc', 10n ** 11n)
+    .toString()
+    .padStart(11, '0');
+  return `${body}${gs1CheckDigit(body)}`;
+}
+
+/**
+ * An ISRC `XX-TRB-YY-NNNNN` (without hyphens) for the track at `index` (0-based) of the seed's release.
+ * Tracks of one release get consecutive designation codes; `year` should be stable for the release
+ * (its submission year) so a retry assigns the same codes.
+ */
+export function assignIsrc(seed: string, index: number, year: number = new Date().getUTCFullYear()): string {
+  const base = hashNumber(seed, 'isrc', 100_000n);
+  const designation = ((base + BigInt(index)) % 100_000n).toString().padStart(5, '0');
+  const yy = String(year % 100).padStart(2, '0');
+  return `${ISRC_COUNTRY}${ISRC_REGISTRANT}${yy}${designation}`;
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Release } from '../releases/release.entity.ts';
+
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface JobStep {
+  name: string;
+  status: 'completed' | 'failed' | 'skipped';
+  /** ISO 8601. */
+  at: string;
+  detail: string;
+  storeId?: number;
+}
+
+export interface JobError {
+  at: string;
+  code: string;
+  message: string;
+  storeId?: number;
+}
+
+/** The background processing job of a submitted release (GET /releases/{id}/job): one per release. */
+export const ReleaseJob = defineEntity({
+  name: 'ReleaseJob',
+  tableName: 'release_jobs',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    release: () => p.manyToOne(Release).deleteRule('cascade').unique(),
+    state: p.enum(JOB_STATES).default('queued'),
+    steps: p.json<JobStep[]>(),
+    errors: p.json<JobError[]>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export type ReleaseJob = InferEntity<typeof ReleaseJob>;

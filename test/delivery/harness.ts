@@ -1,0 +1,120 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll } from 'vitest';
+import { Account } from '../../src/domains/accounts/account.entity.ts';
+import { deliveryEntities } from '../../src/domains/delivery/entities.ts';
+import { Release } from '../../src/domains/releases/release.entity.ts';
+import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
+import { entities } from '../../src/entities.ts';
+import { ormConfig } from '../../src/platform/db/orm.ts';
+import { OutboxEvent } from '../../src/platform/events/outbox-event.entity.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { accountWithToken } from '../support/factories.ts';
+
+/**
+ * A migrated test database plus the tables of entities not in the migrations yet (the delivery
+ * domain's, the outbox), created by the schema generator on an ORM that knows them.
+ */
+export function useDeliveryOrm(): () => MikroORM {
+  let orm: MikroORM | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase('delivery');
+    drop = database.drop;
+    orm = await MikroORM.init({
+      ...ormConfig(database.url, 10),
+      entities: [...new Set([...entities, OutboxEvent, ...deliveryEntities])],
+      extensions: [],
+    });
+    await orm.schema.update({ safe: true });
+  });
+  afterAll(async () => {
+    await orm?.close();
+    await drop?.();
+  });
+  return () => {
+    if (!orm) throw new Error('the delivery ORM has not started');
+    return orm;
+  };
+}
+
+export const DSPONE_URL = 'https://open.dspone.example/artist/4Z8W4fKeB5YxbusRsdQVPb';
+export const DSPTWO_URL = 'https://music.dsptwo.example/us/artist/theo-brandt/1234567';
+
+export interface ReleaseFixture {
+  releaseId: string;
+  accountId: string;
+}
+
+/** A submitted release written directly: queued aggregate, tracks without ISRCs unless given. */
+export async function submittedRelease(
+  orm: MikroORM,
+  options: {
+    storeIds?: number[] | null;
+    trackCount?: number;
+    isrcs?: (string | null)[];
+    upc?: string | null;
+    title?: string;
+    status?: 'draft' | 'submitted';
+  } = {},
+): Promise<ReleaseFixture> {
+  const em = orm.em.fork();
+  const { accountId } = await accountWithToken(em);
+  const title = options.title ?? 'Lights over the Harbor';
+  const trackCount = options.trackCount ?? 2;
+  const tracks = Array.from({ length: trackCount }, (_, i) => ({
+    title: `Song ${i + 1}`,
+    audio_file_url: `/api/files/audio/${accountId}/track-${i + 1}.flac`,
+    explicit_flag: i === 1,
+    track_type: 'original',
+    language: 'en',
+    pline_owner: 'Harbor Light Records',
+    pline_year: '2026',
+  }));
+  const release = em.create(Release, {
+    account: em.getReference(Account, accountId),
+    status: options.status ?? 'submitted',
+    revision: 1,
+    draftStatus: 'submitted',
+    payload: {
+      release: {
+        title,
+        primary_artist_name: 'Lena Marlow',
+        primary_artists: [
+          { name: 'Lena Marlow', dspone_artist_url: DSPONE_URL },
+          { name: 'Theo Brandt', dsptwo_artist_url: DSPTWO_URL },
+        ],
+        genre: 'Pop',
+        sub_genre: 'Indie Pop',
+        release_date: '2026-02-06',
+        label: 'Harbor Light Records',
+        language_and_script_code: 'en-Latn',
+        pline_year: '2026',
+        pline_owner: 'Harbor Light Records',
+        cline_year: '2026',
+        cline_owner: 'Harbor Light Records',
+      },
+      tracks,
+    },
+    title,
+    primaryArtistName: 'Lena Marlow',
+    distributionStoreIds: options.storeIds === undefined ? [301, 302, 306] : options.storeIds,
+    aggregateStatus: options.status === 'draft' ? null : 'queued',
+    upc: options.upc ?? null,
+    submittedAt: new Date('2026-01-05T08:00:00Z'),
+  });
+  tracks.forEach((track, position) => {
+    em.create(ReleaseTrack, {
+      release,
+      position,
+      title: track.title,
+      isrc: options.isrcs?.[position] ?? null,
+      audioFileUrl: track.audio_file_url,
+      explicit: track.explicit_flag,
+      ai: false,
+      credits: 1,
+      payload: track,
+    });
+  });
+  await em.flush();
+  return { releaseId: release.id, accountId };
+}
