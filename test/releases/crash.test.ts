@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,37 +7,12 @@ import { Account } from '../../src/domains/accounts/account.entity.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ormConfig } from '../../src/platform/db/orm.ts';
+import { freePort } from '../../src/platform/free-port.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
-
-function startServer(
-  databaseUrl: string,
-  dataDir: string,
-  port: number,
-): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['facades/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Tributary is serving')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-  });
-  return { child, ready };
-}
+import { startServerProcess } from '../support/server-process.ts';
 
 describe('a server killed in the middle of submissions', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-crash-'));
@@ -54,11 +27,10 @@ describe('a server killed in the middle of submissions', () => {
     cleanup.push(database.drop);
     const orm = await MikroORM.init(ormConfig(database.url, 4));
     cleanup.push(() => orm.close());
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const url = `http://127.0.0.1:${port}`;
-
-    let server = startServer(database.url, dataDir, port);
-    await server.ready;
+    const port = await freePort();
+    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
+    let server = await startServerProcess(env, port);
+    const { url } = server;
     const account = await accountWithToken(orm.em.fork(), { credits: 100 });
     const assets = await uploadAssets(url, account);
 
@@ -74,8 +46,7 @@ describe('a server killed in the middle of submissions', () => {
       }).catch(() => null),
     );
     await new Promise((resolve) => setTimeout(resolve, 150));
-    server.child.kill('SIGKILL');
-    await once(server.child, 'exit');
+    await server.kill9();
     const answered = (await Promise.all(inFlight)).filter((r) => r?.status === 201).length;
 
     const check = async () => {
@@ -96,12 +67,8 @@ describe('a server killed in the middle of submissions', () => {
     const afterCrash = await check();
     expect(afterCrash).toBeGreaterThanOrEqual(answered);
 
-    server = startServer(database.url, dataDir, port);
-    await server.ready;
-    cleanup.push(async () => {
-      server.child.kill('SIGTERM');
-      await once(server.child, 'exit');
-    });
+    server = await startServerProcess(env, port);
+    cleanup.push(server.stop);
     for (const s of submissions) {
       const retry = await request(url, 'POST', '/v1/releases', {
         token: account.token,
