@@ -1,4 +1,4 @@
-import { getAccount } from '../../src/domains/accounts/get-account.ts';
+import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-submit-allowance.ts';
 import { type SubmitResult, submitRelease } from '../../src/domains/releases/submit-release.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
@@ -37,9 +37,6 @@ const SubmitChannelEnum = builder.enumType('SubmitChannel', {
   values: { api: { value: 'api' }, agent_http: { value: 'agent_http' } },
 });
 
-/** The agent HTTP submit limit: 3 per 5 minutes per account, 10 for insiders. */
-const AGENT_SUBMIT = { standard: 3, insider: 10, windowSeconds: 300 };
-
 builder.mutationField('submitRelease', (t) =>
   t.field({
     type: SubmitResultRef,
@@ -61,15 +58,8 @@ builder.mutationField('submitRelease', (t) =>
     },
     resolve: async (_root, args, context) => {
       const { accountId } = requirePrincipal(context);
-      if (args.via === 'agent_http') {
-        const account = await getAccount(context.em, accountId);
-        const points = account.isInsider ? AGENT_SUBMIT.insider : AGENT_SUBMIT.standard;
-        await context.app.rateLimits.consume(
-          { name: `agent-submit-${points}`, points, windowSeconds: AGENT_SUBMIT.windowSeconds },
-          accountId,
-          `At most ${points} submissions per ${AGENT_SUBMIT.windowSeconds / 60} minutes on this endpoint.`,
-        );
-      }
+      if (args.via === 'agent_http')
+        await consumeAgentSubmitAllowance(context.em, context.app.rateLimits, accountId);
       return submitRelease(
         context.em,
         requirePrincipal(context).accountId,
