@@ -89,3 +89,40 @@ export const RELEASE_STATUS_FIELDS = /* GraphQL */ `
 export const RELEASE_JOB_FIELDS = /* GraphQL */ `
   jobId releaseId state steps { name status at detail storeId } errors { at code message storeId } createdAt updatedAt
 `;
+
+/** POST /releases/{id}/distribute (REST): `skippedStoreIds` keeps the spec's spelling. */
+export const REST_DISTRIBUTE_FIELDS = /* GraphQL */ `
+  release_id: releaseId queued_store_ids: queuedStoreIds skippedStoreIds { storeId storeName reason } note
+`;
+
+/** POST /releases/{id}/takedown (REST); `skippedStoreIds` as in the distribute response. */
+export const REST_TAKEDOWN_FIELDS = /* GraphQL */ `
+  release_id: releaseId requested_store_ids: requestedStoreIds
+  skippedStoreIds { storeId storeName reason } note
+`;
+
+export const REST_DISTRIBUTION_STORES_FIELDS = /* GraphQL */ `
+  ok release_id: releaseId distribution_store_ids: distributionStoreIds note
+`;
+
+export const REST_UGC_POLICIES_FIELDS = /* GraphQL */ `
+  release_id: releaseId
+  policies { store_id: storeId store_name: storeName aliases policy is_default: isDefault
+    selectable { code label description } default_code: defaultCode }
+`;
+
+/** Agent tools: the camelCase result shapes. */
+export const DISTRIBUTE_FIELDS = /* GraphQL */ `
+  releaseId queuedStoreIds skippedStoreIds { storeId storeName reason } note
+`;
+
+export const TAKEDOWN_FIELDS = /* GraphQL */ `
+  releaseId requestedStoreIds skippedStoreIds { storeId storeName reason } note
+`;
+
+export const DISTRIBUTION_STORES_FIELDS = /* GraphQL */ `ok releaseId distributionStoreIds note`;
+
+export const UGC_POLICIES_FIELDS = /* GraphQL */ `
+  releaseId
+  policies { storeId storeName aliases policy isDefault selectable { code label description } defaultCode }
+`;

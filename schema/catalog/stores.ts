@@ -8,7 +8,7 @@ import {
 } from '../../src/domains/catalog/stores.ts';
 import { builder, PUBLIC } from '../builder.ts';
 
-const UgcPolicyCodeRef = builder.objectRef<UgcPolicyCode>('UgcPolicyCode').implement({
+export const UgcPolicyCodeRef = builder.objectRef<UgcPolicyCode>('UgcPolicyCode').implement({
   fields: (t) => ({
     code: t.exposeString('code'),
     label: t.exposeString('label'),

@@ -4,6 +4,7 @@ import { Migration20261122082224_releases } from './Migration20261122082224_rele
 import { Migration20261122082448_rate_limits } from './Migration20261122082448_rate_limits.ts';
 import { Migration20261122083647_events } from './Migration20261122083647_events.ts';
 import { Migration20261122084457_delivery } from './Migration20261122084457_delivery.ts';
+import { Migration20261122084948_ugc_policies } from './Migration20261122084948_ugc_policies.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261122082448_rate_limits', class: Migration20261122082448_rate_limits },
   { name: 'Migration20261122083647_events', class: Migration20261122083647_events },
   { name: 'Migration20261122084457_delivery', class: Migration20261122084457_delivery },
+  { name: 'Migration20261122084948_ugc_policies', class: Migration20261122084948_ugc_policies },
 ];

@@ -5,6 +5,7 @@ import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
+import { storeOperationRoutes } from './store-operations.ts';
 
 /** Every REST endpoint under /v1, one row each. */
 export const restRoutes: RestRoute[] = [
@@ -14,4 +15,5 @@ export const restRoutes: RestRoute[] = [
   ...fileRoutes,
   ...releaseRoutes,
   ...deliveryRoutes,
+  ...storeOperationRoutes,
 ];

@@ -4,6 +4,7 @@ import { catalogTools } from './catalog.ts';
 import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
 import { releaseTools } from './releases.ts';
+import { storeOperationTools } from './store-operations.ts';
 
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
 export const agentTools: ToolRow[] = [
@@ -12,6 +13,7 @@ export const agentTools: ToolRow[] = [
   ...fileTools,
   ...releaseTools,
   ...deliveryTools,
+  ...storeOperationTools,
 ];
 
 /**

@@ -38,6 +38,8 @@ export const Release = defineEntity({
     primaryArtistName: p.string().length(500).nullable(),
     /** Target stores; null = all supported stores. */
     distributionStoreIds: p.json<number[] | null>().nullable(),
+    /** Chosen UGC match policy per store id (307, 310, 319); a missing entry means the default. */
+    ugcPolicies: p.json<Record<string, string>>().nullable(),
     tokenOffset: p.boolean().default(false),
     creditsSpent: p.integer().default(0),
     provenance: p.string().length(100).nullable(),

@@ -112,6 +112,9 @@ export async function submitRelease(
         submitted,
         { now: () => now },
         options.deliveryStepSeconds ?? DEFAULT_SANDBOX_STEP_SECONDS,
+        {
+          ugcPolicies: ugcPoliciesByStore(submitted.ugcPolicies),
+        },
       );
       return {
         release: submitted,
@@ -301,4 +304,9 @@ function insufficient(charges: Charges, error: InsufficientCreditsError): AppErr
       ],
     },
   );
+}
+
+/** Stored policy choices (keys are store ids as text) in the form the delivery domain reads. */
+function ugcPoliciesByStore(stored: Record<string, string> | null | undefined): Record<number, string> {
+  return Object.fromEntries(Object.entries(stored ?? {}).map(([storeId, code]) => [Number(storeId), code]));
 }
