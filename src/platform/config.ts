@@ -33,6 +33,11 @@ const configSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
     SANDBOX_STEP_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
+    WEBHOOK_SECRET_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')
+      .optional(),
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

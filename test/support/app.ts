@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/orm.ts';
 import { freePort } from '../../src/platform/free-port.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { startBackgroundWork } from '../../src/workers/background.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestApp {
@@ -23,7 +24,10 @@ export interface TestApp {
  * Starts the app on a fresh database of its own, or, when `env.DATABASE_URL` is given, on that one
  * (a second instance beside another; the first one owns and drops it).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { background?: boolean } = {},
+): Promise<TestApp> {
   const database = env.DATABASE_URL
     ? { url: env.DATABASE_URL, drop: async () => {} }
     : await createTestDatabase('app');
@@ -44,7 +48,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     'test',
   );
-  await services.relay.start();
+  // The relay always runs (events reach subscribers); the other workers only when a test asks.
+  const stopBackground = options.background ? await startBackgroundWork(services) : null;
+  if (!stopBackground) await services.relay.start();
   let running: RunningServer;
   try {
     running = await startServer(services, port, '127.0.0.1');
@@ -58,6 +64,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     services,
     em: () => orm.em.fork(),
     close: async () => {
+      await stopBackground?.();
       await running.close();
       await closeAppServices(services);
       await orm.close();
@@ -68,10 +75,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 }
 
 /** Starts one app for the test file and stops it afterwards. */
-export function useTestApp(env: Record<string, string> = {}): () => TestApp {
+export function useTestApp(
+  env: Record<string, string> = {},
+  options: { background?: boolean } = {},
+): () => TestApp {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await startTestApp(env);
+    app = await startTestApp(env, options);
   });
   afterAll(async () => {
     await app?.close();

@@ -6,6 +6,7 @@ import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
 import { storeOperationRoutes } from './store-operations.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every REST endpoint under /v1, one row each. */
 export const restRoutes: RestRoute[] = [
@@ -16,4 +17,5 @@ export const restRoutes: RestRoute[] = [
   ...releaseRoutes,
   ...deliveryRoutes,
   ...storeOperationRoutes,
+  ...webhookRoutes,
 ];

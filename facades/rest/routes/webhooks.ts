@@ -1,0 +1,89 @@
+import { WEBHOOK_DELIVERY_FIELDS, WEBHOOK_ENDPOINT_FIELDS } from '../../selections.ts';
+import { bodyField, integer, pathParam, query, type RestRoute } from '../route.ts';
+
+const TAG = 'Webhooks';
+
+export const webhookRoutes: RestRoute[] = [
+  {
+    operationId: 'listWebhooks',
+    method: 'GET',
+    path: '/webhooks',
+    summary: 'Your webhook endpoints (never with secrets)',
+    tag: TAG,
+    auth: 'bearer',
+    document: `query ListWebhooks { webhooks: webhookEndpoints { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
+  },
+  {
+    operationId: 'createWebhook',
+    method: 'POST',
+    path: '/webhooks',
+    summary: 'Register an https endpoint (at most 5); the signing secret is returned this once',
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation CreateWebhook($url: String!, $description: String, $eventTypes: [String!]) {
+      created: createWebhookEndpoint(url: $url, description: $description, eventTypes: $eventTypes) {
+        signing_secret: signingSecret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
+    variables: {
+      url: bodyField('url'),
+      description: bodyField('description'),
+      eventTypes: bodyField('event_types'),
+    },
+    select: 'created',
+    status: 201,
+  },
+  {
+    operationId: 'updateWebhook',
+    method: 'PATCH',
+    path: '/webhooks/:id',
+    summary: 'Change active or event_types; active: true re-enables and resets the failure count',
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation UpdateWebhook($id: String!, $active: Boolean, $eventTypes: [String!], $description: String) {
+      webhook: updateWebhookEndpoint(id: $id, active: $active, eventTypes: $eventTypes, description: $description) {
+        ${WEBHOOK_ENDPOINT_FIELDS} } }`,
+    variables: {
+      id: pathParam('id'),
+      active: bodyField('active'),
+      eventTypes: bodyField('event_types'),
+      description: bodyField('description'),
+    },
+    select: 'webhook',
+  },
+  {
+    operationId: 'deleteWebhook',
+    method: 'DELETE',
+    path: '/webhooks/:id',
+    summary: 'Delete an endpoint',
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation DeleteWebhook($id: String!) { deleted: deleteWebhookEndpoint(id: $id) { id deleted } }`,
+    variables: { id: pathParam('id') },
+    select: 'deleted',
+  },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/webhooks/:id/deliveries',
+    summary: 'The delivery log of an endpoint: status, attempts, response code and latency',
+    tag: TAG,
+    auth: 'bearer',
+    document: `query ListWebhookDeliveries($id: String!, $limit: Int) {
+      deliveries: webhookDeliveries(endpointId: $id, limit: $limit) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
+    variables: {
+      id: pathParam('id'),
+      limit: query('limit', integer, 'How many (1..100, default 20).', { minimum: 1, maximum: 100 }),
+    },
+  },
+  {
+    operationId: 'redeliverWebhook',
+    method: 'POST',
+    path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    summary: 'Send one delivery again, now (same delivery id)',
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation RedeliverWebhook($id: String!, $deliveryId: String!) {
+      delivery: redeliverWebhook(endpointId: $id, deliveryId: $deliveryId) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
+    variables: { id: pathParam('id'), deliveryId: pathParam('deliveryId') },
+    select: 'delivery',
+  },
+];

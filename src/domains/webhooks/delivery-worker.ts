@@ -1,0 +1,57 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { OutboundClient } from '../../platform/http/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { type Clock, systemClock } from '../delivery/clock.ts';
+import { deliverDue } from './deliver.ts';
+
+const IDLE_MS = 250;
+
+export interface DeliveryWorkerOptions {
+  orm: MikroORM;
+  outbound: OutboundClient;
+  secretKey: Uint8Array;
+  logger: Logger;
+  clock?: Clock;
+  /** The outbound client's timeout (claim lease); default 30 s. */
+  timeoutSeconds?: number;
+  /** Deliveries sent concurrently per round (default 10). */
+  batch?: number;
+}
+
+/**
+ * Polls for due webhook deliveries (at most 250 ms apart when idle, at once after a busy round).
+ * Any number of workers may run, in any number of processes (SKIP LOCKED claims).
+ */
+export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promise<void> {
+  const clock = options.clock ?? systemClock;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+
+  const loop = async () => {
+    if (stopped) return;
+    let sleep = IDLE_MS;
+    try {
+      const result = await deliverDue(
+        options.orm.em.fork(),
+        {
+          outbound: options.outbound,
+          secretKey: options.secretKey,
+          now: clock.now(),
+          timeoutSeconds: options.timeoutSeconds ?? 30,
+        },
+        options.batch ?? 10,
+      );
+      if (result.claimed > 0) sleep = 0;
+    } catch (err) {
+      options.logger.error({ err }, 'webhook delivery worker');
+    }
+    if (!stopped) timer = setTimeout(() => (running = loop()), sleep);
+  };
+  running = loop();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
+}

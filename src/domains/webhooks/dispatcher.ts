@@ -1,0 +1,115 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PublishedEvent, PubSub } from '../../platform/events/pubsub.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { type Clock, systemClock } from '../delivery/clock.ts';
+import { dispatchEvent, publishedEventsAfter, readDispatchCursor } from './dispatch.ts';
+
+const REPLAY_PAGE = 500;
+
+export interface DispatcherOptions {
+  orm: MikroORM;
+  pubsub: PubSub;
+  logger: Logger;
+  clock?: Clock;
+  /** How often the outbox is re-read as a safety net for lost pub/sub messages (default 5 s). */
+  catchUpMs?: number;
+  /** Wait before retrying after a failure (default 1 s). */
+  retryMs?: number;
+}
+
+export interface Dispatcher {
+  /** The cursor of the last event this dispatcher handled. */
+  lastCursor(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The webhook dispatcher: one more subscriber of the release event stream, with a persisted cursor.
+ * It listens first (buffering), replays everything published after the persisted cursor from the
+ * outbox, then handles live events in order, skipping cursors it has already handled. On a failure it
+ * waits and replays from its last handled event, so nothing is skipped; a crash resumes from the
+ * persisted cursor. One per process is fine: fan-out is idempotent (UNIQUE (endpoint, event)).
+ */
+export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
+  const { orm, pubsub, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const queue: PublishedEvent[] = [];
+  let stopped = false;
+  let needReplay = true;
+  let running: Promise<void> | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  const unsubscribe = pubsub.subscribe((event) => {
+    queue.push(event);
+    kick();
+  });
+  let last: number;
+  try {
+    last = await readDispatchCursor(orm.em.fork());
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+
+  const handle = async (event: PublishedEvent) => {
+    if (event.cursor <= last) return;
+    await dispatchEvent(orm.em.fork(), event, clock.now());
+    last = event.cursor;
+  };
+
+  const run = async () => {
+    while (!stopped && (needReplay || queue.length > 0)) {
+      if (needReplay) {
+        needReplay = false;
+        for (;;) {
+          const page = await publishedEventsAfter(orm.em.fork(), last, REPLAY_PAGE);
+          for (const event of page) {
+            if (stopped) return;
+            await handle(event);
+          }
+          if (page.length < REPLAY_PAGE) break;
+        }
+      }
+      const event = queue.shift();
+      if (event) await handle(event);
+    }
+  };
+
+  function kick(): void {
+    if (stopped || running) return;
+    running = run()
+      .catch((err: unknown) => {
+        logger.error({ err }, 'webhook dispatcher');
+        // Everything queued is in the outbox: replay from the last handled event after a pause.
+        queue.length = 0;
+        needReplay = true;
+        if (stopped) return;
+        retryTimer ??= setTimeout(() => {
+          retryTimer = null;
+          kick();
+        }, options.retryMs ?? 1000);
+      })
+      .finally(() => {
+        running = null;
+        if (!stopped && !retryTimer && (queue.length > 0 || needReplay)) kick();
+      });
+  }
+
+  const catchUp = setInterval(() => {
+    needReplay = true;
+    kick();
+  }, options.catchUpMs ?? 5000);
+  catchUp.unref();
+  kick();
+
+  return {
+    lastCursor: () => last,
+    stop: async () => {
+      stopped = true;
+      unsubscribe();
+      clearInterval(catchUp);
+      if (retryTimer) clearTimeout(retryTimer);
+      await running;
+    },
+  };
+}

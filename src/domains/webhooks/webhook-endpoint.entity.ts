@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity.ts';
+
+/** The most endpoints one account may register. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 5;
+/** Consecutive failed deliveries (retries exhausted) after which an endpoint is disabled. */
+export const AUTO_DISABLE_AFTER_FAILURES = 20;
+
+/**
+ * A URL an account wants events POSTed to. The signing secret is stored sealed (AES-256-GCM,
+ * `src/platform/secret-box.ts`): signing needs the raw secret, and no API ever returns it after
+ * creation; `secretPrefix` is its first characters, for display.
+ */
+export const WebhookEndpoint = defineEntity({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoints',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    url: p.text(),
+    description: p.string().length(500).nullable(),
+    eventTypes: p.array(),
+    active: p.boolean().default(true),
+    /** Consecutive failed deliveries; reset by a success or by re-enabling. */
+    failureCount: p.integer().default(0),
+    secretSealed: p.text().lazy(),
+    secretPrefix: p.string().length(20),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+    /** When the endpoint last became inactive (auto-disabled or PATCH active false). */
+    disabledAt: p.datetime().nullable(),
+  },
+});
+
+export type WebhookEndpoint = InferEntity<typeof WebhookEndpoint>;

@@ -1,0 +1,50 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
+import type { AppConfig } from '../platform/config.ts';
+import type { PubSub } from '../platform/events/pubsub.ts';
+import type { OutboxRelay } from '../platform/events/relay.ts';
+import type { OutboundClient } from '../platform/http/index.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Scratch } from '../platform/scratch.ts';
+import { startDeliveryRunner } from './delivery-runner.ts';
+import { startUploadSweeper } from './upload-sweeper.ts';
+
+export interface BackgroundDeps {
+  config: Pick<AppConfig, 'SANDBOX_STEP_SECONDS' | 'WEBHOOK_TIMEOUT_SECONDS'>;
+  orm: MikroORM;
+  logger: Logger;
+  scratch: Scratch;
+  pubsub: PubSub;
+  relay: OutboxRelay;
+  webhookOutbound: OutboundClient;
+  webhookSecretKey: Uint8Array;
+}
+
+/**
+ * The background work every server process runs beside the HTTP surfaces: the outbox relay, the
+ * store-delivery runner, the webhook dispatcher and delivery worker, and the upload sweeper. Each is
+ * safe to run on many instances at once. Returns a function that stops them all.
+ */
+export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
+  const em = () => deps.orm.em.fork();
+  await deps.relay.start();
+  const stopSweeper = startUploadSweeper({ em, scratch: deps.scratch, logger: deps.logger });
+  const stopDeliveries = startDeliveryRunner({
+    em,
+    logger: deps.logger,
+    stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
+  });
+  const dispatcher = await startDispatcher({ orm: deps.orm, pubsub: deps.pubsub, logger: deps.logger });
+  const stopWebhooks = startDeliveryWorker({
+    orm: deps.orm,
+    outbound: deps.webhookOutbound,
+    secretKey: deps.webhookSecretKey,
+    logger: deps.logger,
+    timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
+  });
+  return async () => {
+    stopSweeper();
+    await Promise.all([stopDeliveries(), dispatcher.stop(), stopWebhooks()]);
+    await deps.relay.stop();
+  };
+}

@@ -1,0 +1,380 @@
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { deliverDue, RETRY_BACKOFF_SECONDS } from '../../src/domains/webhooks/deliver.ts';
+import { listDeliveries, redeliver } from '../../src/domains/webhooks/deliveries.ts';
+import { DUPLICATE_WINDOW_SECONDS, dispatchEvent } from '../../src/domains/webhooks/dispatch.ts';
+import { createEndpoint, listEndpoints, updateEndpoint } from '../../src/domains/webhooks/endpoints.ts';
+import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
+import { deliveryView } from '../../src/domains/webhooks/views.ts';
+import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
+import type { AppError } from '../../src/platform/errors.ts';
+import type { OutboundClient } from '../../src/platform/http/index.ts';
+import { accountWithToken } from '../support/factories.ts';
+import {
+  LOOPBACK_OK,
+  outboundFor,
+  publishedEvent,
+  type Receiver,
+  startReceiver,
+  tableResolver,
+  testSecretKey,
+  useWebhookOrm,
+} from './harness.ts';
+
+const orm = useWebhookOrm();
+const secretKey = testSecretKey();
+const clock = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
+let receiver: Receiver;
+let outbound: OutboundClient;
+let pathCounter = 0;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  outbound = outboundFor(receiver);
+});
+afterAll(async () => {
+  await outbound?.close();
+  await receiver?.close();
+});
+
+const deps = () => ({ outbound, secretKey, now: clock.now(), timeoutSeconds: 5 });
+
+/** Sends everything due now, until nothing is left due. */
+async function drain(client = outbound): Promise<void> {
+  for (;;) {
+    const result = await deliverDue(orm().em.fork(), { ...deps(), outbound: client }, 50);
+    if (result.claimed === 0) return;
+  }
+}
+
+/** An account with one endpoint at a fresh receiver path. */
+async function setup(input: { eventTypes?: string[]; statuses?: number[] } = {}) {
+  const { accountId } = await accountWithToken(orm().em.fork());
+  const path = `/hook/${++pathCounter}`;
+  if (input.statuses) receiver.respond(path, input.statuses);
+  const { endpoint, secret } = await createEndpoint(
+    orm().em.fork(),
+    accountId,
+    { url: receiver.url(path), eventTypes: input.eventTypes },
+    { policy: LOOPBACK_OK, resolver: tableResolver({ 'hooks.test': '127.0.0.1' }), secretKey },
+  );
+  return { accountId, endpointId: endpoint.id, secret, path };
+}
+
+async function deliveriesOf(endpointId: string) {
+  return orm()
+    .em.fork()
+    .find(WebhookDelivery, { endpoint: endpointId }, { orderBy: { eventCursor: 'asc' } });
+}
+
+async function endpointOf(accountId: string) {
+  const [endpoint] = await listEndpoints(orm().em.fork(), accountId);
+  return endpoint!;
+}
+
+describe('webhook delivery', () => {
+  it('POSTs the raw JSON body, signed, with event, delivery id and timestamp headers', async () => {
+    const { accountId, endpointId, secret, path } = await setup();
+    const event = publishedEvent(accountId);
+    expect(await dispatchEvent(orm().em.fork(), event, clock.now())).toEqual({ queued: 1, suppressed: 0 });
+    await drain();
+    const [request] = receiver.at(path);
+    expect(request).toBeDefined();
+    const { headers, body } = request!;
+    expect(request!.method).toBe('POST');
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['user-agent']).toBe('Tributary-Webhooks/1');
+    expect(headers['x-svc-event']).toBe('release.status_changed');
+    expect(JSON.parse(body)).toEqual(event.payload);
+    expect(headers['x-svc-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(await verify(secret, body, String(headers['x-svc-signature']))).toBe(true);
+    expect(await verify('whsec_wrong', body, String(headers['x-svc-signature']))).toBe(false);
+    const [delivery] = await deliveriesOf(endpointId);
+    expect(headers['x-svc-delivery']).toBe(delivery!.id);
+    const timestamp = Number(headers['x-svc-timestamp']);
+    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
+    expect(headers['x-svc-signature-timestamped']).toBe(
+      signTimestamped(secret, timestamp, delivery!.id, body),
+    );
+    expect(headers['x-svc-attempt']).toBe('1');
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      responseStatus: 200,
+      lastError: null,
+    });
+    expect(delivery!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(delivery!.deliveredAt).toEqual(clock.now());
+  });
+
+  it('sends only subscribed event types, only to the owner, only when active', async () => {
+    const first = await setup({ eventTypes: ['release.approved'] });
+    const second = await setup();
+    await dispatchEvent(orm().em.fork(), publishedEvent(first.accountId), clock.now());
+    await dispatchEvent(
+      orm().em.fork(),
+      publishedEvent(first.accountId, { type: 'release.approved' }),
+      clock.now(),
+    );
+    await updateEndpoint(orm().em.fork(), second.accountId, second.endpointId, { active: false });
+    expect(await dispatchEvent(orm().em.fork(), publishedEvent(second.accountId), clock.now())).toEqual({
+      queued: 0,
+      suppressed: 0,
+    });
+    await drain();
+    expect(receiver.at(first.path).map((r) => r.headers['x-svc-event'])).toEqual(['release.approved']);
+    expect(receiver.at(second.path)).toHaveLength(0);
+  });
+
+  it('retries twice with backoff: fails twice, then delivered on the 3rd attempt', async () => {
+    const { accountId, endpointId, secret, path } = await setup({ statuses: [500, 503, 204] });
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+    await drain();
+    let [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      responseStatus: 500,
+      lastError: 'HTTP 500',
+    });
+    expect(delivery!.nextAttemptAt).toEqual(
+      new Date(clock.now().getTime() + RETRY_BACKOFF_SECONDS[0] * 1000),
+    );
+    clock.advance(RETRY_BACKOFF_SECONDS[0] - 1);
+    await drain();
+    expect(receiver.at(path)).toHaveLength(1);
+    clock.advance(1);
+    await drain();
+    [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 2, responseStatus: 503 });
+    clock.advance(RETRY_BACKOFF_SECONDS[1]);
+    await drain();
+    [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attempts: 3,
+      responseStatus: 204,
+      lastError: null,
+    });
+    const requests = receiver.at(path);
+    expect(requests).toHaveLength(3);
+    expect(requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3']);
+    expect(new Set(requests.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set([delivery!.id]));
+    for (const r of requests)
+      expect(await verify(secret, r.body, String(r.headers['x-svc-signature']))).toBe(true);
+    expect((await endpointOf(accountId)).failureCount).toBe(0);
+  });
+
+  it('fails after 3 failed attempts (also on a refused connection) and counts a failure', async () => {
+    const { accountId, endpointId, path } = await setup({ statuses: [500] });
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+    for (const step of [0, ...RETRY_BACKOFF_SECONDS]) {
+      clock.advance(step);
+      await drain();
+    }
+    const [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      nextAttemptAt: null,
+      responseStatus: 500,
+    });
+    expect(receiver.at(path)).toHaveLength(3);
+    expect((await endpointOf(accountId)).failureCount).toBe(1);
+
+    // Nothing listens on port 1: connection refused is a failure like any other.
+    const closed = await setup();
+    await orm()
+      .em.fork()
+      .execute('update webhook_endpoints set url = ? where id = ?', [
+        'https://hooks.test:1/x',
+        closed.endpointId,
+      ]);
+    await dispatchEvent(orm().em.fork(), publishedEvent(closed.accountId), clock.now());
+    for (const step of [0, ...RETRY_BACKOFF_SECONDS]) {
+      clock.advance(step);
+      await drain();
+    }
+    const [refused] = await deliveriesOf(closed.endpointId);
+    expect(refused).toMatchObject({ status: 'failed', attempts: 3, responseStatus: null });
+    expect(refused!.lastError).toContain('upstream_unreachable');
+  });
+
+  it('disables after 20 consecutive failed deliveries; PATCH active true resets the count', async () => {
+    const { accountId, endpointId, path } = await setup({ statuses: [500] });
+    // A success in between resets the count: 5 failures, a success, then 20 failures.
+    const events = Array.from({ length: 20 }, () => publishedEvent(accountId));
+    for (const event of events.slice(0, 5)) await dispatchEvent(orm().em.fork(), event, clock.now());
+    for (const step of [0, ...RETRY_BACKOFF_SECONDS]) {
+      clock.advance(step);
+      await drain();
+    }
+    expect((await endpointOf(accountId)).failureCount).toBe(5);
+    receiver.respond(path, [200]);
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+    await drain();
+    expect((await endpointOf(accountId)).failureCount).toBe(0);
+    receiver.respond(path, [500]);
+    for (const event of events) await dispatchEvent(orm().em.fork(), event, clock.now());
+    // Events 1-5 were already dispatched to this endpoint: the fan-out is idempotent per event.
+    const fresh = Array.from({ length: 5 }, () => publishedEvent(accountId));
+    for (const event of fresh) await dispatchEvent(orm().em.fork(), event, clock.now());
+    for (const step of [0, ...RETRY_BACKOFF_SECONDS]) {
+      clock.advance(step);
+      await drain();
+    }
+    let endpoint = await endpointOf(accountId);
+    expect(endpoint.failureCount).toBe(20);
+    expect(endpoint.active).toBe(false);
+    expect(endpoint.disabledAt).toEqual(clock.now());
+    const before = receiver.at(path).length;
+    expect(before).toBe(5 * 3 + 1 + 20 * 3);
+
+    expect(await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now())).toEqual({
+      queued: 0,
+      suppressed: 0,
+    });
+    clock.advance(3600);
+    await drain();
+    expect(receiver.at(path)).toHaveLength(before);
+
+    endpoint = await updateEndpoint(orm().em.fork(), accountId, endpointId, { active: true });
+    expect(endpoint).toMatchObject({ active: true, failureCount: 0, disabledAt: null });
+    receiver.respond(path, [200]);
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+    await drain();
+    expect(receiver.at(path)).toHaveLength(before + 1);
+  });
+
+  it('closes due retries of a disabled endpoint without sending them', async () => {
+    const { accountId, endpointId, path } = await setup({ statuses: [500] });
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+    await drain();
+    await updateEndpoint(orm().em.fork(), accountId, endpointId, { active: false });
+    clock.advance(RETRY_BACKOFF_SECONDS[0]);
+    await drain();
+    const [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(delivery!.lastError).toContain('disabled');
+    expect(receiver.at(path)).toHaveLength(1);
+    expect((await endpointOf(accountId)).failureCount).toBe(0);
+  });
+
+  it('suppresses an identical event for the same release within 6 hours', async () => {
+    const { accountId, endpointId, path } = await setup();
+    const releaseId = crypto.randomUUID();
+    const first = publishedEvent(accountId, { releaseId, occurredAt: clock.now() });
+    await dispatchEvent(orm().em.fork(), first, clock.now());
+    await drain();
+    clock.advance(3600);
+    const again = publishedEvent(accountId, { releaseId, occurredAt: clock.now() });
+    expect(again.payload.occurredAt).not.toBe(first.payload.occurredAt);
+    expect(await dispatchEvent(orm().em.fork(), again, clock.now())).toEqual({ queued: 0, suppressed: 1 });
+    // Different content, or another release: sent.
+    const moved = publishedEvent(accountId, { releaseId, payload: { status: 'distributed' } });
+    const other = publishedEvent(accountId);
+    expect(await dispatchEvent(orm().em.fork(), moved, clock.now())).toEqual({ queued: 1, suppressed: 0 });
+    expect(await dispatchEvent(orm().em.fork(), other, clock.now())).toEqual({ queued: 1, suppressed: 0 });
+    await drain();
+    expect(receiver.at(path)).toHaveLength(3);
+    // 6 hours after the first was received, the identical event goes out again.
+    clock.advance(DUPLICATE_WINDOW_SECONDS - 3600 + 1);
+    const later = publishedEvent(accountId, { releaseId, occurredAt: clock.now() });
+    expect(await dispatchEvent(orm().em.fork(), later, clock.now())).toEqual({ queued: 1, suppressed: 0 });
+    await drain();
+    expect(receiver.at(path)).toHaveLength(4);
+    const statuses = (await deliveriesOf(endpointId)).map((d) => d.status);
+    expect(statuses).toEqual(['succeeded', 'suppressed', 'succeeded', 'succeeded', 'succeeded']);
+  });
+
+  it('does not suppress when the earlier identical event failed', async () => {
+    const { accountId, path } = await setup({ statuses: [500] });
+    const releaseId = crypto.randomUUID();
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId, { releaseId }), clock.now());
+    for (const step of [0, ...RETRY_BACKOFF_SECONDS]) {
+      clock.advance(step);
+      await drain();
+    }
+    receiver.respond(path, [200]);
+    const again = publishedEvent(accountId, { releaseId });
+    expect(await dispatchEvent(orm().em.fork(), again, clock.now())).toEqual({ queued: 1, suppressed: 0 });
+  });
+
+  it('logs deliveries (status, attempts, response code, latency) and redelivers one', async () => {
+    const { accountId, endpointId, secret, path } = await setup({ statuses: [500] });
+    await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+    for (const step of [0, ...RETRY_BACKOFF_SECONDS]) {
+      clock.advance(step);
+      await drain();
+    }
+    const [logged] = await listDeliveries(orm().em.fork(), accountId, endpointId, 10);
+    expect(deliveryView(logged!)).toMatchObject({
+      endpointId,
+      eventType: 'release.status_changed',
+      status: 'failed',
+      attempts: 3,
+      responseStatus: 500,
+      lastError: 'HTTP 500',
+    });
+    expect(logged!.latencyMs).toBeGreaterThanOrEqual(0);
+
+    const intruder = await setup();
+    const error = await redeliver(
+      orm().em.fork(),
+      intruder.accountId,
+      endpointId,
+      logged!.id,
+      clock.now(),
+    ).catch((e: unknown) => e);
+    expect((error as AppError).type).toBe('not_found_error');
+    const wrongEndpoint = await redeliver(
+      orm().em.fork(),
+      intruder.accountId,
+      intruder.endpointId,
+      logged!.id,
+      clock.now(),
+    ).catch((e: unknown) => e);
+    expect((wrongEndpoint as AppError).code).toBe('webhook_delivery_not_found');
+
+    receiver.respond(path, [200]);
+    const reset = await redeliver(orm().em.fork(), accountId, endpointId, logged!.id, clock.now());
+    expect(reset).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
+    await drain();
+    const [after] = await listDeliveries(orm().em.fork(), accountId, endpointId);
+    expect(after).toMatchObject({ id: logged!.id, status: 'succeeded', attempts: 1, responseStatus: 200 });
+    const requests = receiver.at(path);
+    expect(requests).toHaveLength(4);
+    expect(requests[3]!.headers['x-svc-delivery']).toBe(logged!.id);
+    expect(await verify(secret, requests[3]!.body, String(requests[3]!.headers['x-svc-signature']))).toBe(
+      true,
+    );
+  });
+
+  it('refuses to deliver when the host now resolves to a private address', async () => {
+    const { accountId } = await accountWithToken(orm().em.fork());
+    // evil.test first resolves to an address the policy treats as public (the test seam), then to 10.x.
+    const table: Record<string, string> = { 'evil.test': '127.0.0.1' };
+    const strict = { allowPrivate: false, allowAddresses: ['127.0.0.1'] };
+    const url = `https://evil.test:${receiver.port}/evil`;
+    const { endpoint } = await createEndpoint(
+      orm().em.fork(),
+      accountId,
+      { url },
+      { policy: strict, resolver: tableResolver(table), secretKey },
+    );
+    table['evil.test'] = '10.0.0.7';
+    const client = outboundFor(receiver, { policy: strict, resolver: tableResolver(table) });
+    try {
+      await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
+      await drain(client);
+      const [delivery] = await deliveriesOf(endpoint.id);
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
+      expect(delivery!.lastError).toContain('url_not_allowed');
+      expect(delivery!.lastError).toContain('10.0.0.7');
+      expect(receiver.at('/evil')).toHaveLength(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
