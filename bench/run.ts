@@ -4,6 +4,7 @@ const BENCHES: Record<string, string> = {
   uploads: './uploads.ts',
   releases: './releases.ts',
   events: './events.ts',
+  webhooks: './webhooks.ts',
 };
 
 const wanted = process.argv.slice(2);

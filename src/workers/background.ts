@@ -6,6 +6,7 @@ import type { OutboxRelay } from '../platform/events/relay.ts';
 import type { OutboundClient } from '../platform/http/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
+import { createWakeup } from '../platform/wakeup.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
@@ -34,13 +35,22 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     logger: deps.logger,
     stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
   });
-  const dispatcher = await startDispatcher({ orm: deps.orm, pubsub: deps.pubsub, logger: deps.logger });
+  const webhookWork = createWakeup();
+  const dispatcher = await startDispatcher({
+    orm: deps.orm,
+    pubsub: deps.pubsub,
+    logger: deps.logger,
+    onQueued: () => webhookWork.wake(),
+  });
   const stopWebhooks = startDeliveryWorker({
+    wakeup: webhookWork,
     orm: deps.orm,
     outbound: deps.webhookOutbound,
     secretKey: deps.webhookSecretKey,
     logger: deps.logger,
     timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
+    // Deliveries in flight per round: enough to keep a fast receiver busy, few enough for one pool.
+    batch: 50,
   });
   return async () => {
     stopSweeper();

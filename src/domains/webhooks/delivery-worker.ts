@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
 import { deliverDue } from './deliver.ts';
 
@@ -16,6 +17,8 @@ export interface DeliveryWorkerOptions {
   timeoutSeconds?: number;
   /** Deliveries sent concurrently per round (default 10). */
   batch?: number;
+  /** Woken when deliveries are queued (idle polls are the safety net). */
+  wakeup?: Wakeup;
 }
 
 /**
@@ -25,11 +28,15 @@ export interface DeliveryWorkerOptions {
 export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promise<void> {
   const clock = options.clock ?? systemClock;
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
+  const wakeup = options.wakeup ?? createWakeup();
   let running: Promise<void> = Promise.resolve();
 
   const loop = async () => {
-    if (stopped) return;
+    while (!stopped) {
+      await round();
+    }
+  };
+  const round = async () => {
     let sleep = IDLE_MS;
     try {
       const result = await deliverDue(
@@ -46,12 +53,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
     } catch (err) {
       options.logger.error({ err }, 'webhook delivery worker');
     }
-    if (!stopped) timer = setTimeout(() => (running = loop()), sleep);
+    if (!stopped && sleep > 0) await wakeup.sleep(sleep);
   };
   running = loop();
   return async () => {
     stopped = true;
-    if (timer) clearTimeout(timer);
+    wakeup.wake();
     await running;
   };
 }

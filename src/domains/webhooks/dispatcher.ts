@@ -15,6 +15,8 @@ export interface DispatcherOptions {
   catchUpMs?: number;
   /** Wait before retrying after a failure (default 1 s). */
   retryMs?: number;
+  /** Called after an event queued deliveries, so a delivery worker need not wait for its next poll. */
+  onQueued?: () => void;
 }
 
 export interface Dispatcher {
@@ -53,8 +55,9 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
 
   const handle = async (event: PublishedEvent) => {
     if (event.cursor <= last) return;
-    await dispatchEvent(orm.em.fork(), event, clock.now());
+    const result = await dispatchEvent(orm.em.fork(), event, clock.now());
     last = event.cursor;
+    if (result.queued > 0) options.onQueued?.();
   };
 
   const run = async () => {

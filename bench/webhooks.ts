@@ -1,0 +1,125 @@
+/**
+ * Event commit → webhook receipt at an https receiver on loopback, with 1 and 5 endpoints, and
+ * deliveries/s sustained, in one run against the real server. Targets: p50 ≤ 25 ms, p99 ≤ 100 ms,
+ * ≥ 2,000 deliveries/s.
+ */
+import { appendEvent } from '../src/platform/events/append-event.ts';
+import { startHttpsReceiver } from '../test/support/https-receiver.ts';
+import { benchApp } from './support/servers.ts';
+
+const now = () => performance.timeOrigin + performance.now();
+const receiver = await startHttpsReceiver();
+const bench = await benchApp('tributary_bench_webhooks', {
+  env: { OUTBOUND_ALLOW_PRIVATE: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile, LOG_LEVEL: 'info' },
+});
+const { app, orm } = bench;
+const { token, accountId } = bench.account;
+
+async function addEndpoints(count: number) {
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${app.url}/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url(`/hook-${Math.random().toString(36).slice(2)}`) }),
+    });
+    if (response.status !== 201) throw new Error(`endpoint: ${response.status} ${await response.text()}`);
+  }
+}
+
+let sequence = 0;
+const commit = (n: number) =>
+  orm.em
+    .fork()
+    .transactional((em) =>
+      appendEvent(em, {
+        accountId,
+        type: 'release.status_changed',
+        payload: { event: 'release.status_changed', n },
+      }),
+    );
+const hitsFor = (n: number) => receiver.hits.filter((h) => JSON.parse(h.body).n === n);
+
+async function latency(endpoints: number, events: number) {
+  const samples: number[] = [];
+  for (let i = 0; i < events; i++) {
+    const n = sequence++;
+    await commit(n);
+    const committedAt = now();
+    const deadline = Date.now() + 10_000;
+    while (hitsFor(n).length < endpoints && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    for (const hit of hitsFor(n)) samples.push(hit.at - committedAt);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), n: samples.length };
+}
+
+async function throughput(endpoints: number, events: number) {
+  const first = sequence;
+  const before = receiver.hits.length;
+  const started = now();
+  for (let i = 0; i < events; i += 20) {
+    await Promise.all(Array.from({ length: Math.min(20, events - i) }, () => commit(sequence++)));
+  }
+  const expected = events * endpoints;
+  const deadline = Date.now() + 120_000;
+  while (receiver.hits.length - before < expected && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  const received = receiver.hits.slice(before).filter((h) => JSON.parse(h.body).n >= first);
+  const seconds = ((received.at(-1)?.at ?? now()) - started) / 1000;
+  return { deliveries: received.length, expected, seconds, perSecond: received.length / seconds };
+}
+
+/** The delivery path alone: deliveries queued in bulk (as many dispatchers would), drained to the receiver. */
+async function drain(count: number) {
+  const before = receiver.hits.length;
+  const base = 1_000_000 + sequence;
+  sequence += count;
+  const started = now();
+  await orm.em.fork().execute(
+    `insert into webhook_deliveries (id, endpoint_id, event_id, event_cursor, event_type, payload, payload_hash,
+       status, attempts, next_attempt_at, created_at)
+     select gen_random_uuid(), e.id, ? + g, ? + g, 'release.status_changed',
+            jsonb_build_object('event', 'release.status_changed', 'n', ? + g), md5((? + g)::text) || md5('x'),
+            'pending', 0, now(), now()
+       from generate_series(0, ? - 1) g
+       cross join (select id from webhook_endpoints where account_id = ? limit 1) e`,
+    [base, base, base, base, count, accountId],
+  );
+  const deadline = Date.now() + 120_000;
+  while (receiver.hits.length - before < count && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  const seconds = ((receiver.hits.at(-1)?.at ?? now()) - started) / 1000;
+  return {
+    deliveries: receiver.hits.length - before,
+    expected: count,
+    seconds,
+    perSecond: (receiver.hits.length - before) / seconds,
+  };
+}
+
+try {
+  await addEndpoints(1);
+  await latency(1, 10); // warm-up
+  const one = await latency(1, 200);
+  const oneRate = await throughput(1, 2000);
+  const drained = await drain(5000);
+  await addEndpoints(4);
+  const five = await latency(5, 100);
+  const fiveRate = await throughput(5, 1000);
+  const fmt = (r: { p50: number; p99: number; n: number }) =>
+    `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.n} receipts)`;
+  const rate = (r: { deliveries: number; expected: number; seconds: number; perSecond: number }) =>
+    `${r.deliveries}/${r.expected} deliveries in ${r.seconds.toFixed(2)} s → ${r.perSecond.toFixed(0)}/s`;
+  console.log(`commit → webhook receipt, 1 endpoint:  ${fmt(one)}  (targets p50 ≤ 25 ms, p99 ≤ 100 ms)`);
+  console.log(`commit → webhook receipt, 5 endpoints: ${fmt(five)}`);
+  console.log(`sustained end to end, 1 endpoint:  ${rate(oneRate)}`);
+  console.log(`sustained end to end, 5 endpoints: ${rate(fiveRate)}`);
+  console.log(`delivery path alone (5,000 queued deliveries drained): ${rate(drained)}  (target ≥ 2,000/s)`);
+  console.log(
+    '  (end-to-end rates above include committing the events and dispatching them one transaction each)',
+  );
+} finally {
+  await bench.close();
+  await receiver.close();
+}
