@@ -28,15 +28,13 @@ async function addEndpoints(count: number) {
 
 let sequence = 0;
 const commit = (n: number) =>
-  orm.em
-    .fork()
-    .transactional((em) =>
-      appendEvent(em, {
-        accountId,
-        type: 'release.status_changed',
-        payload: { event: 'release.status_changed', n },
-      }),
-    );
+  orm.em.fork().transactional((em) =>
+    appendEvent(em, {
+      accountId,
+      type: 'release.status_changed',
+      payload: { event: 'release.status_changed', n },
+    }),
+  );
 const hitsFor = (n: number) => receiver.hits.filter((h) => JSON.parse(h.body).n === n);
 
 async function latency(endpoints: number, events: number) {
