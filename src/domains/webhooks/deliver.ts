@@ -82,16 +82,56 @@ export async function deliverDue(em: EntityManager, deps: DeliverDeps, limit = 1
     );
   });
   const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retrying: 0, failed: 0 };
-  await Promise.all(
-    claimed.map(async (row) => {
-      const outcome = await post(row, deps);
-      const status = await record(em.fork(), row, outcome, now);
-      if (status === 'succeeded') result.succeeded++;
-      else if (status === 'pending') result.retrying++;
-      else if (status === 'failed') result.failed++;
-    }),
+  const outcomes = await Promise.all(claimed.map(async (row) => ({ row, outcome: await post(row, deps) })));
+  // Successes (the common case) are recorded for the whole round at once; failures one by one.
+  result.succeeded = await recordSuccesses(
+    em.fork(),
+    outcomes.filter((o) => o.outcome.ok),
+    now,
   );
+  for (const { row, outcome } of outcomes.filter((o) => !o.outcome.ok)) {
+    const status = await record(em.fork(), row, outcome, now);
+    if (status === 'pending') result.retrying++;
+    else if (status === 'failed') result.failed++;
+  }
   return result;
+}
+
+/**
+ * Marks a round's successful deliveries succeeded and resets their endpoints' failure counts, in one
+ * transaction. Like `record`, it skips rows deleted or redelivered meanwhile (status or attempts moved).
+ */
+async function recordSuccesses(
+  em: EntityManager,
+  done: { row: Claimed; outcome: Outcome }[],
+  now: Date,
+): Promise<number> {
+  if (done.length === 0) return 0;
+  return em.transactional(async (tem) => {
+    const values = done.map(() => '(?::uuid, ?::int, ?::int, ?::int)').join(', ');
+    const params = done.flatMap(({ row, outcome }) => [
+      row.id,
+      row.attempts,
+      outcome.status,
+      outcome.latencyMs,
+    ]);
+    const updated = await tem.execute<{ endpoint_id: string }[]>(
+      `update webhook_deliveries d set status = 'succeeded', attempts = d.attempts + 1, next_attempt_at = null,
+         response_status = v.response_status, latency_ms = v.latency_ms, last_error = null, delivered_at = ?
+         from (values ${values}) as v(id, attempts, response_status, latency_ms)
+        where d.id = v.id and d.status = 'pending' and d.attempts = v.attempts
+        returning d.endpoint_id`,
+      [now, ...params],
+    );
+    const endpoints = [...new Set(updated.map((u) => u.endpoint_id))];
+    if (endpoints.length > 0) {
+      await tem.execute(
+        'update webhook_endpoints set failure_count = 0, updated_at = ? where id in (?) and failure_count <> 0',
+        [now, endpoints],
+      );
+    }
+    return updated.length;
+  });
 }
 
 async function post(row: Claimed, deps: DeliverDeps): Promise<Outcome> {
