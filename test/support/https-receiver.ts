@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +16,10 @@ export interface Hit {
  * An HTTPS receiver on 127.0.0.1 with a throwaway certificate (openssl CLI) whose file a server
  * process trusts through NODE_EXTRA_CA_CERTS — certificate checks stay on.
  */
-export async function startHttpsReceiver(status: () => number = () => 200) {
+export async function startHttpsReceiver(
+  status: () => number = () => 200,
+  headers: () => Record<string, string> = () => ({}),
+) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tributary-receiver-'));
   const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
   execFileSync(
@@ -38,13 +41,13 @@ export async function startHttpsReceiver(status: () => number = () => 200) {
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.timeOrigin + performance.now(),
       });
-      res.writeHead(status()).end();
+      res.writeHead(status(), headers()).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  writeFileSync(path.join(dir, 'README'), 'test certificate for a local webhook receiver\n');
   return {
+    cert: readFileSync(certFile, 'utf8'),
     url: (pathname = '/hook') => `https://127.0.0.1:${port}${pathname}`,
     certFile,
     hits,
