@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PublishedEvent } from '../../platform/events/pubsub.ts';
+import { type OutboxRow, type PublishedEvent, toPublishedEvent } from '../../platform/events/pubsub.ts';
 import { payloadHash } from './payload-hash.ts';
 import { DISPATCH_CURSOR_ID } from './webhook-dispatch-cursor.entity.ts';
 
@@ -99,16 +99,6 @@ export async function readDispatchCursor(em: EntityManager): Promise<number> {
   return Number(row?.cursor ?? 0);
 }
 
-interface OutboxRow {
-  id: string | number;
-  account_id: string;
-  release_id: string | null;
-  type: string;
-  payload: Record<string, unknown>;
-  created_at: Date | string;
-  cursor: string | number;
-}
-
 /** Published events of every account after `cursor`, in cursor order (the dispatcher's replay). */
 export async function publishedEventsAfter(
   em: EntityManager,
@@ -120,13 +110,5 @@ export async function publishedEventsAfter(
       where cursor > ? order by cursor limit ?`,
     [cursor, limit],
   );
-  return rows.map((row) => ({
-    cursor: Number(row.cursor),
-    id: Number(row.id),
-    accountId: row.account_id,
-    releaseId: row.release_id,
-    type: row.type,
-    payload: row.payload,
-    createdAt: new Date(row.created_at).toISOString(),
-  }));
+  return rows.map(toPublishedEvent);
 }

@@ -12,6 +12,29 @@ export interface PublishedEvent {
   createdAt: string;
 }
 
+/** An `outbox_events` row as raw SQL returns it (bigints as text). */
+export interface OutboxRow {
+  id: string | number;
+  account_id: string;
+  release_id: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  created_at: Date | string;
+  cursor: string | number;
+}
+
+export function toPublishedEvent(row: OutboxRow): PublishedEvent {
+  return {
+    cursor: Number(row.cursor),
+    id: Number(row.id),
+    accountId: row.account_id,
+    releaseId: row.release_id,
+    type: row.type,
+    payload: row.payload,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
 export interface PubSub {
   publish(events: PublishedEvent[]): Promise<void>;
   /** Calls `listener` for every event published by any instance, in publication order. */

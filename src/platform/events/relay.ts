@@ -2,21 +2,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import { OUTBOX_CHANNEL } from './append-event.ts';
-import type { PublishedEvent, PubSub } from './pubsub.ts';
+import { type OutboxRow, type PublishedEvent, type PubSub, toPublishedEvent } from './pubsub.ts';
 
 const RELAY_LOCK_KEY = 7_353_100_118;
 const BATCH = 500;
 const POLL_MS = 1000;
-
-interface Row {
-  id: string;
-  account_id: string;
-  release_id: string | null;
-  type: string;
-  payload: Record<string, unknown>;
-  created_at: Date;
-  cursor: string;
-}
 
 /**
  * Publishes outbox rows. One relay at a time across all instances (a session advisory lock held over
@@ -81,7 +71,7 @@ export class OutboxRelay {
     if (!locked[0]?.ok) return 0; // another instance is publishing; its NOTIFY-driven run covers these rows
     try {
       await client.query('begin');
-      const { rows } = await client.query<Row>(
+      const { rows } = await client.query<OutboxRow>(
         `with next as (
            select id from outbox_events where cursor is null order by id limit ${BATCH} for update skip locked
          )
@@ -90,17 +80,7 @@ export class OutboxRelay {
          returning e.id, e.account_id, e.release_id, e.type, e.payload, e.created_at, e.cursor`,
       );
       await client.query('commit');
-      const events: PublishedEvent[] = rows
-        .map((row) => ({
-          cursor: Number(row.cursor),
-          id: Number(row.id),
-          accountId: row.account_id,
-          releaseId: row.release_id,
-          type: row.type,
-          payload: row.payload,
-          createdAt: new Date(row.created_at).toISOString(),
-        }))
-        .sort((a, b) => a.cursor - b.cursor);
+      const events: PublishedEvent[] = rows.map(toPublishedEvent).sort((a, b) => a.cursor - b.cursor);
       if (events.length > 0) await this.#pubsub.publish(events);
       return rows.length;
     } catch (error) {
