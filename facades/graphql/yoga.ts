@@ -8,6 +8,7 @@ import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
+import { sharedSubscribe } from './shared-subscribe.ts';
 
 export function createGraphQLHandler(app: AppServices): YogaServerInstance<Record<string, unknown>, Context> {
   return createYoga<Record<string, unknown>, Context>({
@@ -56,6 +57,7 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
   useServer<Record<string, unknown> | undefined>(
     {
       schema: getSchema(),
+      subscribe: sharedSubscribe,
       context: async (ctx) =>
         createContext(app, await authenticate(app, connectionToken(ctx.connectionParams))),
       onConnect: async (ctx) => {
