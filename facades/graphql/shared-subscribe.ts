@@ -20,9 +20,15 @@ async function* mapEvents(
       continue;
     }
     let byQuery = results.get(payload);
-    if (!byQuery) results.set(payload, (byQuery = new Map()));
+    if (!byQuery) {
+      byQuery = new Map();
+      results.set(payload, byQuery);
+    }
     let result = byQuery.get(key);
-    if (!result) byQuery.set(key, (result = execute({ ...args, rootValue: payload })));
+    if (!result) {
+      result = execute({ ...args, rootValue: payload });
+      byQuery.set(key, result);
+    }
     yield await result;
   }
 }
