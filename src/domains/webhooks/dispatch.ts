@@ -28,49 +28,72 @@ export async function dispatchEvent(
   event: PublishedEvent,
   now: Date,
 ): Promise<DispatchResult> {
+  return dispatchEvents(em, [event], now);
+}
+
+/**
+ * Fans several published events out in one transaction (one commit for a burst), with the same rules
+ * as `dispatchEvent`; the cursor moves to the last of them.
+ */
+export async function dispatchEvents(
+  em: EntityManager,
+  events: PublishedEvent[],
+  now: Date,
+): Promise<DispatchResult> {
+  const total: DispatchResult = { queued: 0, suppressed: 0 };
+  if (events.length === 0) return total;
+  return em.transactional(async (tem) => {
+    for (const event of events) {
+      const result = await fanOut(tem, event, now);
+      total.queued += result.queued;
+      total.suppressed += result.suppressed;
+    }
+    await advanceCursor(tem, Math.max(...events.map((e) => e.cursor)));
+    return total;
+  });
+}
+
+async function fanOut(tem: EntityManager, event: PublishedEvent, now: Date): Promise<DispatchResult> {
   const hash = payloadHash(event.payload);
   const since = new Date(now.getTime() - DUPLICATE_WINDOW_SECONDS * 1000);
-  return em.transactional(async (tem) => {
-    const rows = await tem.execute<{ status: string }[]>(
-      `insert into webhook_deliveries
-         (id, endpoint_id, event_id, event_cursor, event_type, release_id, payload, payload_hash,
-          status, attempts, next_attempt_at, created_at)
-       select gen_random_uuid(), e.id, ?, ?, ?, ?::uuid, ?::jsonb, ?,
-              s.status, 0, case when s.status = 'pending' then ?::timestamptz end, ?::timestamptz
-         from webhook_endpoints e
-         cross join lateral (
-           select case when exists (
-             select 1 from webhook_deliveries d
-              where d.endpoint_id = e.id and d.release_id is not distinct from ?::uuid
-                and d.payload_hash = ? and d.status = 'succeeded' and d.delivered_at > ?::timestamptz
-           ) then 'suppressed' else 'pending' end as status
-         ) s
-        where e.account_id = ? and e.active and ? = any(e.event_types)
-        order by e.id
-       on conflict (endpoint_id, event_id) do nothing
-       returning status`,
-      [
-        event.id,
-        event.cursor,
-        event.type,
-        event.releaseId,
-        JSON.stringify(event.payload),
-        hash,
-        now,
-        now,
-        event.releaseId,
-        hash,
-        since,
-        event.accountId,
-        event.type,
-      ],
-    );
-    await advanceCursor(tem, event.cursor);
-    return {
-      queued: rows.filter((row) => row.status === 'pending').length,
-      suppressed: rows.filter((row) => row.status === 'suppressed').length,
-    };
-  });
+  const rows = await tem.execute<{ status: string }[]>(
+    `insert into webhook_deliveries
+       (id, endpoint_id, event_id, event_cursor, event_type, release_id, payload, payload_hash,
+        status, attempts, next_attempt_at, created_at)
+     select gen_random_uuid(), e.id, ?, ?, ?, ?::uuid, ?::jsonb, ?,
+            s.status, 0, case when s.status = 'pending' then ?::timestamptz end, ?::timestamptz
+       from webhook_endpoints e
+       cross join lateral (
+         select case when exists (
+           select 1 from webhook_deliveries d
+            where d.endpoint_id = e.id and d.release_id is not distinct from ?::uuid
+              and d.payload_hash = ? and d.status = 'succeeded' and d.delivered_at > ?::timestamptz
+         ) then 'suppressed' else 'pending' end as status
+       ) s
+      where e.account_id = ? and e.active and ? = any(e.event_types)
+      order by e.id
+     on conflict (endpoint_id, event_id) do nothing
+     returning status`,
+    [
+      event.id,
+      event.cursor,
+      event.type,
+      event.releaseId,
+      JSON.stringify(event.payload),
+      hash,
+      now,
+      now,
+      event.releaseId,
+      hash,
+      since,
+      event.accountId,
+      event.type,
+    ],
+  );
+  return {
+    queued: rows.filter((row) => row.status === 'pending').length,
+    suppressed: rows.filter((row) => row.status === 'suppressed').length,
+  };
 }
 
 export async function advanceCursor(em: EntityManager, cursor: number): Promise<void> {

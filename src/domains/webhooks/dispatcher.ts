@@ -2,7 +2,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PublishedEvent, PubSub } from '../../platform/events/pubsub.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { dispatchEvent, publishedEventsAfter, readDispatchCursor } from './dispatch.ts';
+import { dispatchEvents, publishedEventsAfter, readDispatchCursor } from './dispatch.ts';
+
+/** Events fanned out per transaction when a burst queues up. */
+const BATCH = 100;
 
 const REPLAY_PAGE = 500;
 
@@ -53,10 +56,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     throw error;
   }
 
-  const handle = async (event: PublishedEvent) => {
-    if (event.cursor <= last) return;
-    const result = await dispatchEvent(orm.em.fork(), event, clock.now());
-    last = event.cursor;
+  /** Dispatches a batch (one transaction, one commit), skipping what was already handled. */
+  const handle = async (events: PublishedEvent[]) => {
+    const fresh = events.filter((event) => event.cursor > last);
+    if (fresh.length === 0) return;
+    const result = await dispatchEvents(orm.em.fork(), fresh, clock.now());
+    last = Math.max(last, ...fresh.map((event) => event.cursor));
     if (result.queued > 0) options.onQueued?.();
   };
 
@@ -66,15 +71,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         needReplay = false;
         for (;;) {
           const page = await publishedEventsAfter(orm.em.fork(), last, REPLAY_PAGE);
-          for (const event of page) {
-            if (stopped) return;
-            await handle(event);
-          }
+          for (let i = 0; i < page.length && !stopped; i += BATCH) await handle(page.slice(i, i + BATCH));
+          if (stopped) return;
           if (page.length < REPLAY_PAGE) break;
         }
       }
-      const event = queue.shift();
-      if (event) await handle(event);
+      if (queue.length > 0) await handle(queue.splice(0, BATCH));
     }
   };
 

@@ -12,7 +12,7 @@ export {
   redeliver,
 } from './deliveries.ts';
 export { type DeliveryWorkerOptions, startDeliveryWorker } from './delivery-worker.ts';
-export { type DispatchResult, DUPLICATE_WINDOW_SECONDS, dispatchEvent } from './dispatch.ts';
+export { type DispatchResult, DUPLICATE_WINDOW_SECONDS, dispatchEvent, dispatchEvents } from './dispatch.ts';
 export { type Dispatcher, type DispatcherOptions, startDispatcher } from './dispatcher.ts';
 export {
   type CreateEndpointInput,
