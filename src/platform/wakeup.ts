@@ -1,16 +1,17 @@
 /** A sleep that another part of the process can cut short (e.g. "new work was queued"). */
 export interface Wakeup {
+  /** Wakes every sleeper; with none asleep, the next sleep returns at once. */
   wake(): void;
   sleep(ms: number): Promise<void>;
 }
 
 export function createWakeup(): Wakeup {
-  let pending: (() => void) | null = null;
+  const sleepers = new Set<() => void>();
   let woken = false;
   return {
     wake: () => {
-      woken = true;
-      pending?.();
+      if (sleepers.size === 0) woken = true;
+      for (const done of [...sleepers]) done();
     },
     sleep: (ms) =>
       new Promise<void>((resolve) => {
@@ -19,14 +20,13 @@ export function createWakeup(): Wakeup {
           resolve();
           return;
         }
-        const timer = setTimeout(done, ms);
-        function done() {
+        const done = () => {
           clearTimeout(timer);
-          pending = null;
-          woken = false;
+          sleepers.delete(done);
           resolve();
-        }
-        pending = done;
+        };
+        const timer = setTimeout(done, ms);
+        sleepers.add(done);
       }),
   };
 }

@@ -42,16 +42,22 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     logger: deps.logger,
     onQueued: () => webhookWork.wake(),
   });
-  const stopWebhooks = startDeliveryWorker({
-    wakeup: webhookWork,
-    orm: deps.orm,
-    outbound: deps.webhookOutbound,
-    secretKey: deps.webhookSecretKey,
-    logger: deps.logger,
-    timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
-    // Deliveries in flight per round: enough to keep a fast receiver busy, few enough for one pool.
-    batch: 50,
-  });
+  // Two workers, so one round's slowest receiver never leaves the connection idle; each sends up to
+  // 50 deliveries at once (SKIP LOCKED keeps them, and other processes, off each other's rows).
+  const webhookWorkers = [1, 2].map(() =>
+    startDeliveryWorker({
+      wakeup: webhookWork,
+      orm: deps.orm,
+      outbound: deps.webhookOutbound,
+      secretKey: deps.webhookSecretKey,
+      logger: deps.logger,
+      timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
+      batch: 50,
+    }),
+  );
+  const stopWebhooks = async () => {
+    await Promise.all(webhookWorkers.map((stop) => stop()));
+  };
   return async () => {
     stopSweeper();
     await Promise.all([stopDeliveries(), dispatcher.stop(), stopWebhooks()]);
