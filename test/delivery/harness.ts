@@ -1,40 +1,13 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll } from 'vitest';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
-import { deliveryEntities } from '../../src/domains/delivery/entities.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
-import { entities } from '../../src/entities.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
-import { OutboxEvent } from '../../src/platform/events/outbox-event.entity.ts';
-import { createTestDatabase } from '../support/database.ts';
 import { accountWithToken } from '../support/factories.ts';
+import { useTestOrm } from '../support/orm.ts';
 
-/**
- * A migrated test database plus the tables of entities not in the migrations yet (the delivery
- * domain's, the outbox), created by the schema generator on an ORM that knows them.
- */
+/** The domain's tests run on a migrated database of their own. */
 export function useDeliveryOrm(): () => MikroORM {
-  let orm: MikroORM | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const database = await createTestDatabase('delivery');
-    drop = database.drop;
-    orm = await MikroORM.init({
-      ...ormConfig(database.url, 10),
-      entities: [...new Set([...entities, OutboxEvent, ...deliveryEntities])],
-      extensions: [],
-    });
-    await orm.schema.update({ safe: true });
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await drop?.();
-  });
-  return () => {
-    if (!orm) throw new Error('the delivery ORM has not started');
-    return orm;
-  };
+  return useTestOrm('delivery');
 }
 
 export const DSPONE_URL = 'https://open.dspone.example/artist/4Z8W4fKeB5YxbusRsdQVPb';

@@ -6,11 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll } from 'vitest';
-import { webhookEntities } from '../../src/domains/webhooks/entities.ts';
-import { entities } from '../../src/entities.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
 import {
   createOutboundClient,
@@ -18,33 +14,11 @@ import {
   type OutboundPolicy,
   type Resolver,
 } from '../../src/platform/http/index.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { useTestOrm } from '../support/orm.ts';
 
-/**
- * A migrated test database plus the webhook tables (not in the migrations yet), created by the
- * schema generator on an ORM that knows them — as test/delivery/harness.ts does.
- */
+/** The domain's tests run on a migrated database of their own. */
 export function useWebhookOrm(): () => MikroORM {
-  let orm: MikroORM | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const database = await createTestDatabase('webhooks');
-    drop = database.drop;
-    orm = await MikroORM.init({
-      ...ormConfig(database.url, 10),
-      entities: [...new Set([...entities, ...webhookEntities])],
-      extensions: [],
-    });
-    await orm.schema.update({ safe: true });
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await drop?.();
-  });
-  return () => {
-    if (!orm) throw new Error('the webhook ORM has not started');
-    return orm;
-  };
+  return useTestOrm('webhooks');
 }
 
 export const RECEIVER_HOST = 'hooks.test';
