@@ -3,7 +3,7 @@ import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
 import { notFound } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
-import { requirePrincipal } from '../context.ts';
+import { type Context, requirePrincipal } from '../context.ts';
 
 type Status = Awaited<ReturnType<typeof storeStatuses>>;
 type StoreStatus = Status['stores'][number];
@@ -74,6 +74,10 @@ const ReleaseJobRef = builder.objectRef<ReleaseJobView>('ReleaseJob').implement(
   }),
 });
 
+/** One of the caller's releases by id (malformed, unknown and not-owned ids answer distinctly). */
+const callersRelease = (context: Context, releaseId: string) =>
+  findOwnedRelease(context.em, requirePrincipal(context).accountId, releaseId, { field: 'releaseId' });
+
 builder.queryField('releaseStatus', (t) =>
   t.field({
     type: ReleaseStatusRef,
@@ -81,12 +85,7 @@ builder.queryField('releaseStatus', (t) =>
     description: 'Per-store delivery status and the aggregate status of one of your releases.',
     args: { releaseId: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
-      const release = await findOwnedRelease(
-        context.em,
-        requirePrincipal(context).accountId,
-        args.releaseId,
-        { field: 'releaseId' },
-      );
+      const release = await callersRelease(context, args.releaseId);
       return { releaseId: release.id, ...(await storeStatuses(context.em, release)) };
     },
   }),
@@ -99,12 +98,7 @@ builder.queryField('releaseJob', (t) =>
     description: 'The processing job of one of your releases (a release gets one when it is submitted).',
     args: { releaseId: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
-      const release = await findOwnedRelease(
-        context.em,
-        requirePrincipal(context).accountId,
-        args.releaseId,
-        { field: 'releaseId' },
-      );
+      const release = await callersRelease(context, args.releaseId);
       const job = await readReleaseJob(context.em, release);
       if (!job)
         throw notFound('This release has no processing job yet: it has not been submitted.', 'job_not_found');

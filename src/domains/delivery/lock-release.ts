@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict } from '../../platform/errors.ts';
+import { findOwnedRelease } from '../releases/find-release.ts';
 import { Release } from '../releases/release.entity.ts';
 
 /**
@@ -13,6 +14,22 @@ export async function lockSubmittedRelease(em: EntityManager, releaseId: string)
     { id: releaseId },
     { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
   );
+  return assertSubmitted(release);
+}
+
+/** The caller's release, locked (FOR UPDATE, through its owner), and submitted — else 409. */
+export async function lockOwnedSubmittedRelease(
+  em: EntityManager,
+  accountId: string,
+  releaseId: string,
+): Promise<Release> {
+  return assertSubmitted(
+    await findOwnedRelease(em, accountId, releaseId, { field: 'releaseId', lock: true }),
+  );
+}
+
+function assertSubmitted(release: Release): Release {
+  const releaseId = release.id;
   if (release.status !== 'submitted') {
     throw conflict(
       `Release ${releaseId} has not been submitted yet; submit it before distributing or taking it down.`,

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden } from '../../../platform/errors.ts';
-import { findOwnedRelease } from '../../releases/find-release.ts';
 import { addStores } from '../add-stores.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { lockSubmittedRelease } from '../lock-release.ts';
+import { lockOwnedSubmittedRelease } from '../lock-release.ts';
 import { storeNameOf } from '../status-text.ts';
 import { readStoreList } from './store-list.ts';
 import { type SkippedStoreView, skippedView } from './views.ts';
@@ -30,8 +29,7 @@ export async function distributeToStores(
   clock: Clock = systemClock,
 ): Promise<DistributeResult> {
   return em.transactional(async (tem) => {
-    const owned = await findOwnedRelease(tem, accountId, releaseId, { field: 'releaseId', lock: true });
-    const release = await lockSubmittedRelease(tem, owned.id);
+    const release = await lockOwnedSubmittedRelease(tem, accountId, releaseId);
     const list = readStoreList(storeIds);
     if (list.unknown.length > 0) {
       throw forbidden(

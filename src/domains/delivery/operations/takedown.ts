@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, invalidRequest } from '../../../platform/errors.ts';
-import { findOwnedRelease } from '../../releases/find-release.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { lockSubmittedRelease } from '../lock-release.ts';
+import { lockOwnedSubmittedRelease } from '../lock-release.ts';
 import { requestTakedown } from '../request-takedown.ts';
 import { storeNameOf } from '../status-text.ts';
 import { readStoreList } from './store-list.ts';
@@ -51,8 +50,7 @@ export async function takedownStores(
   clock: Clock = systemClock,
 ): Promise<TakedownStoresResult> {
   return em.transactional(async (tem) => {
-    const owned = await findOwnedRelease(tem, accountId, releaseId, { field: 'releaseId', lock: true });
-    const release = await lockSubmittedRelease(tem, owned.id);
+    const release = await lockOwnedSubmittedRelease(tem, accountId, releaseId);
     const target = readTakedownTarget(storeIds);
     const result = await requestTakedown(tem, release, target, clock, stepSeconds);
     const requested = result.requested.map(storeNameOf);
