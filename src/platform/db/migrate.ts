@@ -1,11 +1,14 @@
 import pg from 'pg';
+import { queues } from '../../queues.ts';
+import { installJobs } from '../jobs/index.ts';
 import type { Orm } from './orm.ts';
 
 const MIGRATION_LOCK_KEY = 7_353_100_117;
 
 /**
- * Applies pending migrations. Several processes may start at once against one database: a
- * session-level advisory lock lets exactly one of them migrate while the others wait.
+ * Applies pending migrations, then installs pg-boss's schema and the app's queues. Several processes
+ * may start at once against one database: a session-level advisory lock lets exactly one of them
+ * migrate while the others wait.
  */
 export async function migrateToLatest(orm: Orm, clientUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: clientUrl });
@@ -13,6 +16,7 @@ export async function migrateToLatest(orm: Orm, clientUrl: string): Promise<void
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await orm.migrator.up();
+    await installJobs(clientUrl, queues);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await client.end();

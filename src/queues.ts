@@ -1,0 +1,4 @@
+import type { QueueDefinition } from './platform/jobs/index.ts';
+
+/** Every job queue the app sends to; a domain adds its queues here (created with the database). */
+export const queues: readonly QueueDefinition[] = [];
