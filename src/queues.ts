@@ -1,4 +1,5 @@
+import { advanceQueue } from './domains/delivery/schedule.ts';
 import type { QueueDefinition } from './platform/jobs/index.ts';
 
 /** Every job queue the app sends to; a domain adds its queues here (created with the database). */
-export const queues: readonly QueueDefinition[] = [];
+export const queues: readonly QueueDefinition[] = [advanceQueue];

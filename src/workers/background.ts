@@ -4,6 +4,7 @@ import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
 import type { OutboxRelay } from '../platform/events/relay.ts';
 import type { OutboundClient } from '../platform/http/index.ts';
+import { startJobs } from '../platform/jobs/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
@@ -22,15 +23,17 @@ export interface BackgroundDeps {
 }
 
 /**
- * The background work every server process runs beside the HTTP surfaces: the outbox relay, the
- * store-delivery runner, the webhook dispatcher and delivery worker, and the upload sweeper. Each is
- * safe to run on many instances at once. Returns a function that stops them all.
+ * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
+ * and the store-delivery jobs it works, the webhook dispatcher and delivery worker, and the upload
+ * sweeper. Each is safe to run on many instances at once. Returns a function that stops them all.
  */
 export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
   const em = () => deps.orm.em.fork();
   await deps.relay.start();
   const stopSweeper = startUploadSweeper({ em, scratch: deps.scratch, logger: deps.logger });
-  const stopDeliveries = startDeliveryRunner({
+  const jobs = await startJobs({ url: String(deps.orm.config.get('clientUrl')), logger: deps.logger });
+  const stopDeliveries = await startDeliveryRunner({
+    boss: jobs.boss,
     em,
     logger: deps.logger,
     stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
@@ -61,6 +64,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   return async () => {
     stopSweeper();
     await Promise.all([stopDeliveries(), dispatcher.stop(), stopWebhooks()]);
+    await jobs.stop();
     await deps.relay.stop();
   };
 }

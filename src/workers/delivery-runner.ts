@@ -1,46 +1,53 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { advanceDue, nextDueAt } from '../domains/delivery/advance-due.ts';
+import type { JobResult, PgBoss } from 'pg-boss';
+import { advanceRelease } from '../domains/delivery/advance-release.ts';
 import { type Clock, systemClock } from '../domains/delivery/clock.ts';
+import { resumeDeliveries } from '../domains/delivery/resume.ts';
+import { ADVANCE_QUEUE, type AdvanceJobData } from '../domains/delivery/schedule.ts';
 import type { Logger } from '../platform/logger.ts';
 
-/** At most this long between looks, so work scheduled by another instance is picked up promptly. */
-const MAX_SLEEP_MS = 1000;
-
 /**
- * Moves due store deliveries, one step at a time. The schedule lives in the `deliveries` rows
- * (next_step_at), claimed with SKIP LOCKED: any number of instances may run this, and a restart
- * resumes exactly where the rows say.
+ * Works the store-delivery jobs: each wakes one release at a due step (`advanceRelease`). Any number
+ * of processes may run this; a restart resumes from the rows (`resumeDeliveries`).
+ *
+ * pg-boss's shortest poll (0.5 s) bounds how late a step runs, since a job due later is not announced
+ * when it becomes due (NOTIFY only wakes workers for a job that is due when sent). A full batch is
+ * followed by another fetch at once; batches run one job at a time, two per process.
  */
-export function startDeliveryRunner(deps: {
+export async function startDeliveryRunner(deps: {
+  boss: PgBoss;
   em: () => EntityManager;
   logger: Logger;
   stepSeconds: number;
   clock?: Clock;
-}) {
+}): Promise<() => Promise<void>> {
   const clock = deps.clock ?? systemClock;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-
-  const loop = async () => {
-    if (stopped) return;
-    let sleep = MAX_SLEEP_MS;
-    try {
-      const result = await advanceDue(deps.em(), clock, deps.stepSeconds);
-      if (result.moved > 0) sleep = 0;
-      else {
-        const due = await nextDueAt(deps.em());
-        if (due) sleep = Math.max(0, Math.min(MAX_SLEEP_MS, due.getTime() - clock.now().getTime()));
+  const resumed = await resumeDeliveries(deps.em());
+  if (resumed > 0) deps.logger.info({ releases: resumed }, 'delivery resumed');
+  const handle = async (jobs: { id: string; data: AdvanceJobData }[]): Promise<JobResult[]> => {
+    const results: JobResult[] = [];
+    for (const job of jobs) {
+      try {
+        await advanceRelease(deps.em(), job.data.releaseId, clock, deps.stepSeconds);
+        results.push({ id: job.id, status: 'completed' });
+      } catch (err) {
+        deps.logger.error({ err, releaseId: job.data.releaseId }, 'delivery step failed (will retry)');
+        results.push({ id: job.id, status: 'failed', output: { message: (err as Error).message } });
       }
-    } catch (err) {
-      deps.logger.error({ err }, 'delivery runner');
     }
-    if (!stopped) timer = setTimeout(() => (running = loop()), sleep);
+    return results;
   };
-  running = loop();
-  return async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running;
-  };
+  await deps.boss.work<AdvanceJobData>(
+    ADVANCE_QUEUE,
+    {
+      batchSize: 10,
+      burstWhenBatchFull: true,
+      perJobResults: true,
+      localConcurrency: 2,
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 0.5,
+    },
+    handle,
+  );
+  return () => deps.boss.offWork(ADVANCE_QUEUE, { wait: true });
 }

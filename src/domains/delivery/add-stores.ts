@@ -11,6 +11,7 @@ import { addStep, settleJob } from './job.ts';
 import { lockSubmittedRelease } from './lock-release.ts';
 import { loadContent, messageFor } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
+import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
 import { inTransaction, secondsAfter } from './transaction.ts';
 
@@ -41,6 +42,7 @@ export async function addStores(
   return inTransaction(em, async (tem) => {
     const release = await lockSubmittedRelease(tem, target.id);
     const now = clock.now();
+    const dueAt = secondsAfter(now, stepSeconds);
     const existing = await tem.find(Delivery, { release: release.id }, { refresh: true });
     const job =
       (await tem.findOne(ReleaseJob, { release: release.id }, { refresh: true })) ??
@@ -68,7 +70,7 @@ export async function addStores(
         statusText: 'Queued',
         urlInStore: null,
         reason: null,
-        nextStepAt: secondsAfter(now, stepSeconds),
+        nextStepAt: dueAt,
         ugcPolicy: eligibility.ugcPolicy,
         ddexMessage: messageFor(content, storeId, eligibility.ugcPolicy, now),
         addedAfterDistribution: true,
@@ -105,6 +107,7 @@ export async function addStores(
       settleJob(job, all);
       await tem.flush();
       await emitStoresAdded(tem, release, queued, skipped, now);
+      await scheduleAdvance(tem, release.id, dueAt);
     }
     await tem.flush();
     return { queued: queued.map((d) => d.storeId), skipped };

@@ -8,6 +8,7 @@ import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';
 import { addError, addStep, settleJob } from './job.ts';
 import { loadContent, messageFor } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
+import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
 import { inTransaction, secondsAfter } from './transaction.ts';
 
@@ -38,6 +39,7 @@ export async function enqueueRelease(
       return { job: existing, created: false, queued: deliveries.map((d) => d.storeId), skipped: [] };
     }
     const now = clock.now();
+    const dueAt = secondsAfter(now, stepSeconds);
     const job = tem.create(ReleaseJob, { release, state: 'queued', steps: [], errors: [] });
     const selected = [...new Set(options.storeIds ?? release.distributionStoreIds ?? DEFAULT_STORE_IDS)];
     const content = await loadContent(tem, release);
@@ -69,7 +71,7 @@ export async function enqueueRelease(
           statusText: 'Queued',
           urlInStore: null,
           reason: null,
-          nextStepAt: secondsAfter(now, stepSeconds),
+          nextStepAt: dueAt,
           ugcPolicy: eligibility.ugcPolicy,
           ddexMessage: messageFor(content, storeId, eligibility.ugcPolicy, now),
           addedAfterDistribution: false,
@@ -89,6 +91,7 @@ export async function enqueueRelease(
     release.aggregateStatus ??= 'queued';
     settleJob(job, queued);
     await tem.flush();
+    if (queued.length > 0) await scheduleAdvance(tem, release.id, dueAt);
     return { job, created: true, queued: queued.map((d) => d.storeId), skipped };
   });
 }

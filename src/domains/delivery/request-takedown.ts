@@ -6,6 +6,7 @@ import type { SkippedStore, TakedownResult } from './distributor.ts';
 import { addStep, settleJob } from './job.ts';
 import { lockSubmittedRelease } from './lock-release.ts';
 import { ReleaseJob } from './release-job.entity.ts';
+import { scheduleAdvance } from './schedule.ts';
 import { statusTextOf } from './status-text.ts';
 import { inTransaction, secondsAfter } from './transaction.ts';
 
@@ -26,6 +27,7 @@ export async function requestTakedown(
   return inTransaction(em, async (tem) => {
     const release = await lockSubmittedRelease(tem, target.id);
     const now = clock.now();
+    const dueAt = secondsAfter(now, stepSeconds);
     const deliveries = await tem.find(Delivery, { release: release.id }, { refresh: true });
     const wanted =
       storeIds === 'all'
@@ -49,7 +51,7 @@ export async function requestTakedown(
       delivery.status = 'takedown_requested';
       delivery.statusText = statusTextOf('takedown_requested');
       delivery.urlInStore = null;
-      delivery.nextStepAt = secondsAfter(now, stepSeconds);
+      delivery.nextStepAt = dueAt;
       requested.push(storeId);
     }
     const job = await tem.findOne(ReleaseJob, { release: release.id }, { refresh: true });
@@ -62,6 +64,7 @@ export async function requestTakedown(
       settleJob(job, deliveries);
     }
     await tem.flush();
+    if (requested.length > 0) await scheduleAdvance(tem, release.id, dueAt);
     return { requested, skipped };
   });
 }

@@ -10,7 +10,7 @@ import { requestTakedown } from './request-takedown.ts';
 import { sandboxStatus } from './store-statuses.ts';
 
 export { addStores } from './add-stores.ts';
-export { advanceDue, nextDueAt } from './advance-due.ts';
+export { advanceDue, advanceRelease, nextDueAt } from './advance-due.ts';
 export type { Distributor } from './distributor.ts';
 export { DistributorOfflineError } from './distributor.ts';
 export { enqueueRelease } from './enqueue-release.ts';
@@ -26,7 +26,8 @@ export interface SandboxOptions extends EligibilityOptions {
 
 /**
  * The sandbox behind the Distributor port, bound to one EntityManager (a request's). It keeps its
- * whole state in rows (deliveries, release_jobs, sandbox_controls); `advanceDue` moves it on.
+ * whole state in rows (deliveries, release_jobs, sandbox_controls); `advanceRelease` moves a release on
+ * when its job wakes it (see schedule.ts).
  */
 export function sandboxDistributor(em: EntityManager, options: SandboxOptions): Distributor {
   const clock = options.clock ?? systemClock;

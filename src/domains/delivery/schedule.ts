@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type QueueDefinition, sendInTransaction } from '../../platform/jobs/index.ts';
+
+export const ADVANCE_QUEUE = 'delivery.advance';
+
+export interface AdvanceJobData {
+  releaseId: string;
+}
+
+/**
+ * A job on this queue wakes one release at one due time; the deliveries rows decide what moves.
+ * `short` with the key release:due keeps one queued job per release and due time. A handler that
+ * throws is retried with backoff; one that exhausted its retries is re-sent when a worker starts.
+ */
+export const advanceQueue: QueueDefinition = {
+  name: ADVANCE_QUEUE,
+  policy: 'short',
+  retryLimit: 10,
+  retryDelay: 1,
+  retryBackoff: true,
+  retryDelayMax: 60,
+  expireInSeconds: 60,
+  notify: true,
+};
+
+export function advanceJobKey(releaseId: string, dueAt: Date): string {
+  return `${releaseId}:${dueAt.getTime()}`;
+}
+
+/** Wakes the release at `dueAt`, committed with the caller's transaction (the one that set the due time). */
+export async function scheduleAdvance(em: EntityManager, releaseId: string, dueAt: Date): Promise<void> {
+  const data: AdvanceJobData = { releaseId };
+  await sendInTransaction(em, ADVANCE_QUEUE, data, {
+    singletonKey: advanceJobKey(releaseId, dueAt),
+    startAfter: dueAt,
+  });
+}
