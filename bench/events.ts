@@ -1,39 +1,75 @@
 /**
  * Event commit → subscription receipt over graphql-ws, against a running server: p50/p99 at 1 and 1,000
- * subscribers, and events/s sustained. Target (delivery issue): p50 ≤ 10 ms.
+ * subscribers, and events/s sustained. Target (delivery issue): p50 ≤ 10 ms. Beside it, with the same
+ * clients in the same run, the floor: a bare graphql-ws fan-out server (no auth, database or execution)
+ * sending a pre-serialised event to every subscriber.
  */
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { appendEvent } from '../src/platform/events/append-event.ts';
-import { benchApp } from './support/servers.ts';
+import { benchApp, startChild } from './support/servers.ts';
 
 const now = () => performance.timeOrigin + performance.now();
 const bench = await benchApp('tributary_bench_events');
 const { app, orm } = bench;
 const { token, accountId } = bench.account;
 
-const commit = (n: number) =>
-  orm.em
-    .fork()
-    .transactional((em) =>
-      appendEvent(em, { accountId, type: 'bench.event', payload: { n, committedAt: 0 } }),
-    );
+/** Commits event n; `committing` is called as the COMMIT goes out, the moment its latency counts from. */
+const commit = (n: number, committing: () => void = () => {}) =>
+  orm.em.fork().transactional(async (em) => {
+    await appendEvent(em, { accountId, type: 'bench.event', payload: { n, committedAt: 0 } });
+    committing();
+  });
 
-async function subscribers(count: number, onEvent: (n: number, at: number) => void) {
+const bare = await startChild('bench/support/bare-graphql-ws.ts', {}, /listening on (\S+)/);
+const publishBare = (n: number) =>
+  fetch(bare.url, { method: 'POST', body: JSON.stringify({ payload: { n, committedAt: 0 } }) }).then((r) =>
+    r.text(),
+  );
+
+interface Target {
+  url: string;
+  /** Makes event n exist, calling `start` at the moment its latency counts from. */
+  fire(n: number, start: () => void): Promise<unknown>;
+}
+
+const tributary: Target = {
+  url: app.url,
+  fire: commit,
+};
+const floor: Target = {
+  url: bare.url,
+  fire: (n, start) => {
+    start();
+    return publishBare(n);
+  },
+};
+
+/** Warm-up events are numbered below zero; the measured ones from zero. */
+async function subscribers(target: Target, count: number, onEvent: (n: number, at: number) => void) {
+  let warm = 0;
   const clients = await Promise.all(
     Array.from({ length: count }, async () => {
       const client = createClient({
-        url: `${app.url.replace('http', 'ws')}/graphql`,
+        url: `${target.url.replace('http', 'ws')}/graphql`,
         webSocketImpl: WebSocket,
         connectionParams: { authorization: `Bearer ${token}` },
         retryAttempts: 0,
       });
+      let seen = false;
       await new Promise<void>((resolve) => {
         client.on('connected', () => resolve());
         client.subscribe<{ releaseEvents: { payload: { n: number } } }>(
           { query: 'subscription { releaseEvents { payload } }' },
           {
-            next: (v) => onEvent(v.data!.releaseEvents.payload.n, now()),
+            next: (v) => {
+              const n = v.data!.releaseEvents.payload.n;
+              if (n >= 0) onEvent(n, now());
+              else if (!seen) {
+                seen = true;
+                warm++;
+              }
+            },
             error: () => {},
             complete: () => {},
           },
@@ -42,7 +78,12 @@ async function subscribers(count: number, onEvent: (n: number, at: number) => vo
       return client;
     }),
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // A connected client's subscription may not be registered yet: warm up until every one receives.
+  for (let k = 1; warm < count && k <= 100; k++) {
+    await target.fire(-k, () => {});
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (warm < count) throw new Error(`only ${warm} of ${count} subscriptions became active`);
   return { close: () => Promise.all(clients.map((c) => c.dispose())) };
 }
 
@@ -52,10 +93,10 @@ function percentiles(values: number[]) {
   return { p50: at(0.5), p99: at(0.99), n: sorted.length };
 }
 
-async function latency(subscriberCount: number, events: number) {
+async function latency(target: Target, subscriberCount: number, events: number) {
   const committedAt = new Map<number, number>();
   const samples: number[] = [];
-  const subs = await subscribers(subscriberCount, (n, at) => {
+  const subs = await subscribers(target, subscriberCount, (n, at) => {
     const sent = committedAt.get(n);
     if (sent !== undefined) samples.push(at - sent);
   });
@@ -63,8 +104,9 @@ async function latency(subscriberCount: number, events: number) {
   // measures fan-out latency, not a queue of events committed faster than they can be fanned out.
   for (let n = 0; n < events; n++) {
     const before = samples.length;
-    await commit(n);
-    committedAt.set(n, now());
+    // Counted from the COMMIT going out, not from the commit resolving here: that would come late,
+    // behind this process's handling of the receipts already arriving.
+    await target.fire(n, () => committedAt.set(n, now()));
     const deadline = Date.now() + 10_000;
     while (samples.length < before + subscriberCount && Date.now() < deadline)
       await new Promise((r) => setImmediate(r));
@@ -79,7 +121,7 @@ async function latency(subscriberCount: number, events: number) {
 async function throughput(total: number) {
   let received = 0;
   let lastAt = 0;
-  const subs = await subscribers(1, (_n, at) => {
+  const subs = await subscribers(tributary, 1, (_n, at) => {
     received++;
     lastAt = at;
   });
@@ -97,17 +139,26 @@ async function throughput(total: number) {
 }
 
 try {
-  const one = await latency(1, 300);
-  const many = await latency(1000, 30);
+  const one = await latency(tributary, 1, 300);
+  const many = await latency(tributary, 1000, 30);
+  const floorOne = await latency(floor, 1, 300);
+  const floorMany = await latency(floor, 1000, 30);
   const rate = await throughput(3000);
   const fmt = (r: { p50: number; p99: number; n: number; expected: number }) =>
     `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.n}/${r.expected} receipts)`;
   console.log(`commit → subscription receipt, 1 subscriber:      ${fmt(one)}  (target p50 ≤ 10 ms)`);
-  console.log(`commit → subscription receipt, 1,000 subscribers: ${fmt(many)}`);
+  console.log(`commit → subscription receipt, 1,000 subscribers: ${fmt(many)}  (target p50 ≤ 10 ms)`);
+  console.log(`floor, bare graphql-ws fan-out, 1 subscriber:     ${fmt(floorOne)}`);
+  console.log(`floor, bare graphql-ws fan-out, 1,000 subscribers: ${fmt(floorMany)}`);
+  console.log(
+    `ratio Tributary / floor, p50 at 1,000 subscribers: ${(many.p50 / floorMany.p50).toFixed(2)}; ` +
+      `Tributary's own part: ${(many.p50 - floorMany.p50).toFixed(1)} ms`,
+  );
   console.log(
     `sustained: ${rate.received} events committed by 10 writers in ${rate.commitSeconds.toFixed(2)} s, all received after ` +
       `${rate.deliverySeconds.toFixed(2)} s → ${(rate.received / rate.deliverySeconds).toFixed(0)} events/s`,
   );
 } finally {
+  await bare.stop();
   await bench.close();
 }
