@@ -1,11 +1,14 @@
 import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, execute } from 'graphql';
 
+type SourceStream = Awaited<ReturnType<typeof createSourceEventStream>>;
+
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
 /** Per published event object: its execution result per (document, operation, variables). */
 const results = new WeakMap<object, Map<string, Result>>();
 
-function keyOf(args: ExecutionArgs): string {
+/** What makes two operations' results for one event equal: document, operation name, variables. */
+export function queryKey(args: ExecutionArgs): string {
   return `${args.document.loc?.source.body ?? ''}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
 }
 
@@ -13,7 +16,7 @@ async function* mapEvents(
   source: AsyncIterable<unknown>,
   args: ExecutionArgs,
 ): AsyncGenerator<ExecutionResult> {
-  const key = keyOf(args);
+  const key = queryKey(args);
   for await (const payload of source) {
     if (typeof payload !== 'object' || payload === null) {
       yield await execute({ ...args, rootValue: payload });
@@ -41,8 +44,9 @@ async function* mapEvents(
  */
 export async function sharedSubscribe(
   args: ExecutionArgs,
+  created?: SourceStream,
 ): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
-  const source = await createSourceEventStream(args);
+  const source = created ?? (await createSourceEventStream(args));
   if (!(Symbol.asyncIterator in (source as object))) return source as ExecutionResult;
   return mapEvents(source as AsyncIterable<unknown>, args);
 }

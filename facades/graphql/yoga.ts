@@ -8,7 +8,7 @@ import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
-import { sharedSubscribe } from './shared-subscribe.ts';
+import { createFanOut } from './fan-out.ts';
 
 export function createGraphQLHandler(app: AppServices): YogaServerInstance<Record<string, unknown>, Context> {
   return createYoga<Record<string, unknown>, Context>({
@@ -54,12 +54,17 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const normalise = (errors: readonly GraphQLError[]) =>
     errors.map((e) => normaliseError(e, app.logger, 'graphql-ws'));
+  const fanOut = createFanOut(normalise);
   useServer<Record<string, unknown> | undefined>(
     {
       schema: getSchema(),
-      subscribe: sharedSubscribe,
-      context: async (ctx) =>
-        createContext(app, await authenticate(app, connectionToken(ctx.connectionParams))),
+      subscribe: fanOut.subscribe,
+      context: async (ctx, id) =>
+        fanOut.bind(
+          createContext(app, await authenticate(app, connectionToken(ctx.connectionParams))),
+          ctx.extra.socket,
+          id,
+        ),
       onConnect: async (ctx) => {
         try {
           await authenticate(app, connectionToken(ctx.connectionParams));

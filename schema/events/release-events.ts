@@ -1,7 +1,7 @@
 import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
 import { invalidRequest } from '../../src/platform/errors.ts';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
-import { streamEvents } from '../../src/platform/events/subscribe.ts';
+import { EventStream } from '../../src/platform/events/subscribe.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 
@@ -50,12 +50,12 @@ builder.subscriptionField('releaseEvents', (t) =>
       const after = parseCursor(args.after);
       if (args.releaseId)
         await findOwnedRelease(context.em, accountId, args.releaseId, { field: 'releaseId' });
-      return streamEvents(
-        context.em,
-        context.app.pubsub,
-        { accountId, releaseId: args.releaseId ?? null, types: args.types ?? null },
+      return new EventStream({
+        em: context.em,
+        pubsub: context.app.pubsub,
+        filter: { accountId, releaseId: args.releaseId ?? null, types: args.types ?? null },
         after,
-      );
+      });
     },
     resolve: (event) => event,
   }),

@@ -1,0 +1,177 @@
+import {
+  createSourceEventStream,
+  type ExecutionArgs,
+  type ExecutionResult,
+  execute,
+  type GraphQLError,
+} from 'graphql';
+import type { WebSocket } from 'ws';
+import type { PublishedEvent, PubSub } from '../../src/platform/events/pubsub.ts';
+import { matches } from '../../src/platform/events/replay.ts';
+import { EventStream, type EventStreamSpec, replayAfter } from '../../src/platform/events/subscribe.ts';
+import { queryKey, sharedSubscribe } from './shared-subscribe.ts';
+
+/** Where one graphql-ws operation's results go: its socket and its subscription id. */
+interface Transport {
+  socket: WebSocket;
+  id: string;
+}
+
+interface Subscriber {
+  socket: WebSocket;
+  /** The start of every `next` frame of this operation, up to its payload. */
+  framePrefix: string;
+  args: ExecutionArgs;
+  key: string;
+  spec: EventStreamSpec;
+  /** Cursor of the last event sent: a replayed event is never sent again live. */
+  last: number;
+  /** Live events held back while the replay runs; null once live. */
+  backlog: PublishedEvent[] | null;
+  /** Sends waiting on an asynchronous execution, so that this operation's frames keep their order. */
+  tail: Promise<void> | null;
+  end(error?: unknown): void;
+}
+
+type Payload = string | Promise<string>;
+
+/**
+ * Fans published events out to graphql-ws subscribers of resumable event streams without an async
+ * iterator per subscriber: one pub/sub listener, subscribers indexed by account, each event executed and
+ * serialised once per distinct query, and each socket sent a frame that only adds its subscription id.
+ * graphql-ws still owns the protocol (connection, subscribe, complete, errors, close); for these
+ * operations it holds an iterator that ends when the operation does. Frames are what graphql-ws would
+ * send: `{"id","type":"next","payload"}` with the execution result, errors normalised by `formatErrors`.
+ */
+export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => GraphQLError[]) {
+  const transports = new WeakMap<object, Transport>();
+  const hubs = new WeakMap<PubSub, Map<string, Set<Subscriber>>>();
+
+  function payloadOf(args: ExecutionArgs, event: PublishedEvent): Payload {
+    const serialise = (result: ExecutionResult) =>
+      JSON.stringify(result.errors ? { ...result, errors: formatErrors(result.errors) } : result);
+    const result = execute({ ...args, rootValue: event });
+    return result instanceof Promise ? result.then(serialise) : serialise(result);
+  }
+
+  function send(subscriber: Subscriber, payload: string): void {
+    if (subscriber.socket.readyState === subscriber.socket.OPEN)
+      subscriber.socket.send(`${subscriber.framePrefix}${payload}}`);
+  }
+
+  function deliver(subscriber: Subscriber, event: PublishedEvent, payloads: Map<string, Payload>): void {
+    if (event.cursor <= subscriber.last) return;
+    subscriber.last = event.cursor;
+    let payload = payloads.get(subscriber.key);
+    if (payload === undefined) {
+      payload = payloadOf(subscriber.args, event);
+      payloads.set(subscriber.key, payload);
+    }
+    if (typeof payload === 'string' && subscriber.tail === null) {
+      send(subscriber, payload);
+      return;
+    }
+    const pending = payload;
+    const tail: Promise<void> = (subscriber.tail ?? Promise.resolve())
+      .then(async () => send(subscriber, await pending))
+      .catch((error: unknown) => subscriber.end(error))
+      .finally(() => {
+        if (subscriber.tail === tail) subscriber.tail = null;
+      });
+    subscriber.tail = tail;
+  }
+
+  function hubOf(pubsub: PubSub): Map<string, Set<Subscriber>> {
+    let byAccount = hubs.get(pubsub);
+    if (byAccount) return byAccount;
+    const subscribers = new Map<string, Set<Subscriber>>();
+    byAccount = subscribers;
+    hubs.set(pubsub, subscribers);
+    pubsub.subscribe((event) => {
+      const candidates = subscribers.get(event.accountId);
+      if (!candidates) return;
+      const payloads = new Map<string, Payload>();
+      for (const subscriber of candidates) {
+        if (!matches(event, subscriber.spec.filter)) continue;
+        if (subscriber.backlog) subscriber.backlog.push(event);
+        else deliver(subscriber, event, payloads);
+      }
+    });
+    return byAccount;
+  }
+
+  async function replay(subscriber: Subscriber, after: number): Promise<void> {
+    for await (const event of replayAfter(subscriber.spec.em, subscriber.spec.filter, after))
+      deliver(subscriber, event, new Map());
+    const backlog = subscriber.backlog ?? [];
+    subscriber.backlog = null;
+    for (const event of backlog) deliver(subscriber, event, new Map());
+  }
+
+  /** Registers an operation; the returned iterator yields nothing and ends with the operation. */
+  function hold(
+    stream: EventStream,
+    args: ExecutionArgs,
+    transport: Transport,
+  ): AsyncIterableIterator<never> {
+    const { spec } = stream;
+    const byAccount = hubOf(spec.pubsub);
+    let settle!: { resolve(result: IteratorResult<never>): void; reject(error: unknown): void };
+    const ended = new Promise<IteratorResult<never>>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    const remove = () => {
+      const set = byAccount.get(spec.filter.accountId);
+      set?.delete(subscriber);
+      if (set?.size === 0) byAccount.delete(spec.filter.accountId);
+    };
+    const subscriber: Subscriber = {
+      socket: transport.socket,
+      framePrefix: `{"id":${JSON.stringify(transport.id)},"type":"next","payload":`,
+      args,
+      key: queryKey(args),
+      spec,
+      last: spec.after ?? Number.NEGATIVE_INFINITY,
+      backlog: spec.after === null ? null : [],
+      tail: null,
+      end: (error) => {
+        remove();
+        if (error === undefined) settle.resolve({ done: true, value: undefined });
+        else settle.reject(error);
+      },
+    };
+    const set = byAccount.get(spec.filter.accountId) ?? new Set();
+    set.add(subscriber);
+    byAccount.set(spec.filter.accountId, set);
+    if (spec.after !== null) replay(subscriber, spec.after).catch((error: unknown) => subscriber.end(error));
+    const done = async (): Promise<IteratorResult<never>> => {
+      subscriber.end();
+      return { done: true, value: undefined };
+    };
+    return {
+      next: () => ended,
+      return: done,
+      throw: done,
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  return {
+    /** Tells the fan-out which socket and subscription id an operation's context belongs to. */
+    bind<T extends object>(contextValue: T, socket: WebSocket, id: string): T {
+      transports.set(contextValue, { socket, id });
+      return contextValue;
+    },
+
+    /** graphql-ws's `subscribe`: event streams of bound operations are fanned out here, anything else shared. */
+    async subscribe(args: ExecutionArgs) {
+      const transport = transports.get(args.contextValue as object);
+      if (!transport) return sharedSubscribe(args);
+      const source = await createSourceEventStream(args);
+      if (!(source instanceof EventStream)) return sharedSubscribe(args, source);
+      return hold(source, args, transport);
+    },
+  };
+}
