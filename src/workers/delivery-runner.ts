@@ -6,9 +6,14 @@ import { resumeDeliveries } from '../domains/delivery/resume.ts';
 import { ADVANCE_QUEUE, type AdvanceJobData } from '../domains/delivery/schedule.ts';
 import type { Logger } from '../platform/logger.ts';
 
+/** How often a running worker re-sends the wake-ups the rows call for (see `resumeDeliveries`). */
+const RESUME_EVERY_SECONDS = 60;
+
 /**
  * Works the store-delivery jobs: each wakes one release at a due step (`advanceRelease`). Any number
- * of processes may run this; a restart resumes from the rows (`resumeDeliveries`).
+ * of processes may run this; a start, and then every minute, re-sends from the rows
+ * (`resumeDeliveries`), so a release whose job exhausted its retries (a long database outage) moves
+ * again without waiting for a restart.
  *
  * pg-boss's shortest poll (0.5 s) bounds how late a step runs, since a job due later is not announced
  * when it becomes due (NOTIFY only wakes workers for a job that is due when sent). A full batch is
@@ -20,10 +25,15 @@ export async function startDeliveryRunner(deps: {
   logger: Logger;
   stepSeconds: number;
   clock?: Clock;
+  resumeEverySeconds?: number;
 }): Promise<() => Promise<void>> {
   const clock = deps.clock ?? systemClock;
   const resumed = await resumeDeliveries(deps.em());
   if (resumed > 0) deps.logger.info({ releases: resumed }, 'delivery resumed');
+  const resumer = setInterval(
+    () => resumeDeliveries(deps.em()).catch((err) => deps.logger.error({ err }, 'delivery resume')),
+    (deps.resumeEverySeconds ?? RESUME_EVERY_SECONDS) * 1000,
+  );
   const handle = async (jobs: { id: string; data: AdvanceJobData }[]): Promise<JobResult[]> => {
     const results: JobResult[] = [];
     for (const job of jobs) {
@@ -49,5 +59,8 @@ export async function startDeliveryRunner(deps: {
     },
     handle,
   );
-  return () => deps.boss.offWork(ADVANCE_QUEUE, { wait: true });
+  return async () => {
+    clearInterval(resumer);
+    await deps.boss.offWork(ADVANCE_QUEUE, { wait: true });
+  };
 }

@@ -147,6 +147,28 @@ describe('resume: a worker that starts re-sends the wake-ups the rows call for',
     expect(status).toBe('distributed');
     await expectDeliveredOnce(orm(), releaseId);
   });
+
+  it('a running worker re-sends lost wake-ups on its own, without a restart', async () => {
+    await stopRunner?.();
+    const logger = createLogger('silent');
+    stopRunner = await startDeliveryRunner({
+      boss: jobs!.boss,
+      em: () => orm().em.fork(),
+      logger,
+      stepSeconds: 0.2,
+      resumeEverySeconds: 0.5,
+    });
+    const { releaseId } = await submittedRelease(orm(), { storeIds: [301] });
+    const em = orm().em.fork();
+    await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), systemClock, 0.2);
+    await orm().em.fork().execute("delete from pgboss.job where data->>'releaseId' = ?", [releaseId]);
+    const status = await until(
+      async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
+      (s) => s === 'distributed',
+    );
+    expect(status).toBe('distributed');
+    await expectDeliveredOnce(orm(), releaseId);
+  });
 });
 
 describe('two handlers on one release at once', () => {
