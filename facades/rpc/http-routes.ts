@@ -2,12 +2,10 @@ import { saveDraftDocument, submitDocument } from '../documents.ts';
 import { bodyField, header, integer, pathParam, query, type RestRoute } from '../rest/route.ts';
 import { revisionTag } from '../rest/routes/releases.ts';
 import {
-  DRAFT_RESULT_FIELDS,
   RELEASE_DETAIL_FIELDS,
   RELEASE_JOB_FIELDS,
   RELEASE_STATUS_FIELDS,
   RELEASE_SUMMARY_FIELDS,
-  SUBMIT_RESULT_FIELDS,
 } from '../selections.ts';
 
 /**

@@ -1,4 +1,3 @@
-import type { UgcPolicyCode } from '../../src/domains/catalog/stores.ts';
 import {
   type DistributeResult,
   distributeToStores,

@@ -1,12 +1,6 @@
 import { invalidRequest } from '../../../src/platform/errors.ts';
 import { saveDraftDocument, submitDocument } from '../../documents.ts';
-import {
-  DRAFT_RESULT_FIELDS,
-  QUOTE_FIELDS,
-  RELEASE_DETAIL_FIELDS,
-  RELEASE_SUMMARY_FIELDS,
-  SUBMIT_RESULT_FIELDS,
-} from '../../selections.ts';
+import { QUOTE_FIELDS, RELEASE_DETAIL_FIELDS, RELEASE_SUMMARY_FIELDS } from '../../selections.ts';
 import { bodyField, header, integer, pathParam, query, type RestRoute } from '../route.ts';
 
 /** `If-Match: 3`, `"3"` or `W/"3"`: the draft revision the client last saw. */

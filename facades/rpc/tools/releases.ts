@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { saveDraftDocument, submitDocument } from '../../documents.ts';
-import {
-  DRAFT_RESULT_FIELDS,
-  QUOTE_FIELDS,
-  RELEASE_DETAIL_FIELDS,
-  RELEASE_SUMMARY_FIELDS,
-  SUBMIT_RESULT_FIELDS,
-} from '../../selections.ts';
+import { QUOTE_FIELDS, RELEASE_DETAIL_FIELDS, RELEASE_SUMMARY_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolAnnotations, type ToolRow } from '../tool.ts';
 
 const WRITES: ToolAnnotations = {

@@ -14,7 +14,6 @@ const POLL_MS = 1000;
  * by `cursor is null`, never by id ranges, so a transaction that commits late is still published.
  */
 export class OutboxRelay {
-  readonly #orm: MikroORM;
   readonly #pubsub: PubSub;
   readonly #log: Logger;
   readonly #url: string;
@@ -25,7 +24,6 @@ export class OutboxRelay {
   #stopped = false;
 
   constructor(orm: MikroORM, pubsub: PubSub, log: Logger) {
-    this.#orm = orm;
     this.#pubsub = pubsub;
     this.#log = log;
     this.#url = String(orm.config.get('clientUrl'));
