@@ -13,21 +13,9 @@ import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
+import { waitFor } from '../support/wait.ts';
 import { submittedRelease, useDeliveryOrm } from './harness.ts';
 import { eventsOf, jobOf, releaseOf, statusesOf } from './support.ts';
-
-async function until<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function jobsOf(orm: MikroORM, releaseId: string) {
   return orm.em
@@ -63,7 +51,7 @@ describe('store delivery on pg-boss: the worker alone moves a release', () => {
   }
 
   const distributed = (releaseId: string) =>
-    until(
+    waitFor(
       async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
       (status) => status === 'distributed',
     );
@@ -73,7 +61,7 @@ describe('store delivery on pg-boss: the worker alone moves a release', () => {
     expect(await jobsOf(orm(), releaseId)).toMatchObject([{ state: 'created' }]);
     expect(await distributed(releaseId)).toBe('distributed');
     await expectDeliveredOnce(orm(), releaseId);
-    const jobs = await until(
+    const jobs = await waitFor(
       () => jobsOf(orm(), releaseId),
       (rows) => rows.every((j) => j.state === 'completed'),
     );
@@ -140,7 +128,7 @@ describe('resume: a worker that starts re-sends the wake-ups the rows call for',
       logger,
       stepSeconds: 0.2,
     });
-    const status = await until(
+    const status = await waitFor(
       async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
       (s) => s === 'distributed',
     );
@@ -162,7 +150,7 @@ describe('resume: a worker that starts re-sends the wake-ups the rows call for',
     const em = orm().em.fork();
     await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), systemClock, 0.2);
     await orm().em.fork().execute("delete from pgboss.job where data->>'releaseId' = ?", [releaseId]);
-    const status = await until(
+    const status = await waitFor(
       async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
       (s) => s === 'distributed',
     );

@@ -12,6 +12,7 @@ import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { waitFor } from '../support/wait.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -32,19 +33,6 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess(env);
   cleanup.push(server.stop);
   return server;
-}
-
-async function waitFor<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('delivery across processes', () => {
