@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STORE_IDS } from '../../src/domains/catalog/stores.ts';
 import { addStores } from '../../src/domains/delivery/add-stores.ts';
-import { advanceDue, nextDueAt } from '../../src/domains/delivery/advance-due.ts';
+import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { DistributorOfflineError } from '../../src/domains/delivery/distributor.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
@@ -20,6 +20,7 @@ import {
   eventsOf,
   jobOf,
   lastEventId,
+  nextDueAt,
   releaseOf,
   STEP,
   statusesOf,
@@ -534,7 +535,7 @@ describe('sandbox distributor', () => {
       });
     await advanceDue(orm().em.fork(), clock, STEP);
     expect(await statusesOf(orm(), releaseId)).toEqual({ 301: 'in_inspection' });
-    const next = await nextDueAt(orm().em.fork());
+    const next = await nextDueAt(orm());
     expect(next).not.toBeNull();
     expect(next!.getTime()).toBeLessThanOrEqual(clock.now().getTime() + STEP * 1000);
   });

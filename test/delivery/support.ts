@@ -49,3 +49,11 @@ export async function jobOf(orm: MikroORM, releaseId: string) {
 export function brief(storeStatuses: { storeId: number; statusText: string; urlInStore?: string }[]) {
   return storeStatuses.map((s) => [s.storeId, s.statusText, s.urlInStore ?? null]);
 }
+
+/** When the earliest scheduled store step is due (null = nothing scheduled). */
+export async function nextDueAt(orm: MikroORM): Promise<Date | null> {
+  const [row] = await orm.em
+    .fork()
+    .execute<{ due: Date | string | null }[]>('select min(next_step_at) as due from deliveries');
+  return row?.due ? new Date(row.due) : null;
+}

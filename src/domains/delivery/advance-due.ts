@@ -30,11 +30,3 @@ export async function advanceDue(
   }
   return total;
 }
-
-/** When the earliest scheduled store step is due (null = nothing scheduled). */
-export async function nextDueAt(em: EntityManager): Promise<Date | null> {
-  const [row] = await em.execute<{ due: Date | string | null }[]>(
-    'select min(next_step_at) as due from deliveries',
-  );
-  return row?.due ? new Date(row.due) : null;
-}

@@ -10,7 +10,7 @@ import { requestTakedown } from './request-takedown.ts';
 import { sandboxStatus } from './store-statuses.ts';
 
 export { addStores } from './add-stores.ts';
-export { advanceDue, advanceRelease, nextDueAt } from './advance-due.ts';
+export { advanceDue, advanceRelease } from './advance-due.ts';
 export type { Distributor } from './distributor.ts';
 export { DistributorOfflineError } from './distributor.ts';
 export { enqueueRelease } from './enqueue-release.ts';
