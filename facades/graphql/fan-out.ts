@@ -82,10 +82,9 @@ export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => 
   }
 
   function hubOf(pubsub: PubSub): Map<string, Set<Subscriber>> {
-    let byAccount = hubs.get(pubsub);
-    if (byAccount) return byAccount;
+    const existing = hubs.get(pubsub);
+    if (existing) return existing;
     const subscribers = new Map<string, Set<Subscriber>>();
-    byAccount = subscribers;
     hubs.set(pubsub, subscribers);
     pubsub.subscribe((event) => {
       const candidates = subscribers.get(event.accountId);
@@ -97,7 +96,7 @@ export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => 
         else deliver(subscriber, event, payloads);
       }
     });
-    return byAccount;
+    return subscribers;
   }
 
   async function replay(subscriber: Subscriber, after: number): Promise<void> {
