@@ -1,35 +1,20 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppServices } from '../schema/services.ts';
 import { sendError } from './rest/errors.ts';
+import { transportError } from './transport-errors.ts';
 
-/** express.json() failures (bad JSON, too large) become the documented envelope, not an HTML page. */
+/** Failures before a handler (body, encoding, path) become the documented envelope, never a 500. */
 export function bodyParserErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = err as { type?: string; status?: number; message?: string };
-  if (error?.type === 'entity.parse.failed') {
-    sendError(res, {
-      type: 'invalid_request_error',
-      code: 'invalid_json',
-      message: 'The request body is not valid JSON.',
-    });
+  const error = transportError(err);
+  if (!error) {
+    next(err);
     return;
   }
-  if (error?.type === 'entity.too.large') {
-    sendError(res, {
-      type: 'invalid_request_error',
-      code: 'payload_too_large',
-      message: 'The request body is too large.',
-    });
-    return;
-  }
-  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
-    sendError(res, {
-      type: 'invalid_request_error',
-      code: 'unsupported_encoding',
-      message: error.message ?? 'Unsupported encoding.',
-    });
-    return;
-  }
-  next(err);
+  sendError(res, {
+    type: error.type,
+    code: error.code,
+    message: error.message,
+  });
 }
 
 /** Last resort: log with the request id, answer a masked api_error. */

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppServices } from '../schema/services.ts';
+import { runWithRequestId } from '../src/platform/request-scope.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
@@ -18,7 +19,7 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
     typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = requestId;
   res.setHeader('X-Request-Id', requestId);
-  next();
+  runWithRequestId(requestId, next);
 }
 
 /** One express app for every surface: /graphql, /v1, /api/mcp and the web documents. */

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorType } from '../src/platform/errors.ts';
 import type { Logger } from '../src/platform/logger.ts';
+import { currentRequestId } from '../src/platform/request-scope.ts';
 
 export interface ErrorExtensions {
   type: ErrorType;
@@ -35,7 +37,12 @@ export function appErrorExtensions(error: AppError): ErrorExtensions {
  * GraphQL's own request errors (syntax, validation, variables) become invalid_request_error; anything
  * else is logged with the request id and masked.
  */
-export function normaliseError(error: GraphQLError | Error, logger: Logger, requestId: string): GraphQLError {
+/** Without a request id (a WebSocket message), the masked error and its log line share a fresh one. */
+export function normaliseError(
+  error: GraphQLError | Error,
+  logger: Logger,
+  requestId: string = currentRequestId() ?? randomUUID(),
+): GraphQLError {
   const graphQLError =
     error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
   const appError = findAppError(graphQLError.originalError);

@@ -44,7 +44,10 @@ export async function buildAppServices(
   overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits'>> = {},
 ): Promise<AppServices> {
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
-  const pubsub = config.REDIS_URL ? createRedisPubSub(config.REDIS_URL) : createLocalPubSub();
+  const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
+  const pubsub = config.REDIS_URL
+    ? createRedisPubSub(config.REDIS_URL, connectionError('pub/sub'))
+    : createLocalPubSub();
   return {
     config,
     orm,
@@ -60,7 +63,11 @@ export async function buildAppServices(
       }),
     rateLimits:
       overrides.rateLimits ??
-      createRateLimits({ databaseUrl: String(orm.config.get('clientUrl')), redisUrl: config.REDIS_URL }),
+      createRateLimits({
+        databaseUrl: String(orm.config.get('clientUrl')),
+        redisUrl: config.REDIS_URL,
+        onConnectionError: connectionError('rate limits'),
+      }),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),

@@ -9,9 +9,19 @@ export interface MultipartResult {
   file: { field: string; fileName: string; mimeType: string; size: number } | null;
 }
 
+const malformed = () =>
+  invalidRequest(
+    'The multipart body is malformed or ends before its closing boundary (--boundary--).',
+    undefined,
+    'invalid_multipart',
+  );
+
 /**
  * Streams a multipart body: the one file part (named `fileField`) goes straight to `target` on disk
  * (atomically, at most `maxBytes`), the text fields are collected. Memory stays flat.
+ *
+ * Every stream involved has its errors handled: busboy destroys an unfinished part with an error when
+ * the form ends early, and an unlistened 'error' event would take the whole process down.
  */
 export function readMultipart(
   req: Request,
@@ -30,31 +40,46 @@ export function readMultipart(
     const fields: Record<string, string> = {};
     let file: MultipartResult['file'] = null;
     let writing: Promise<void> = Promise.resolve();
+    let settled = false;
+
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(error instanceof AppError ? error : malformed());
+      // Stop parsing; drain what the client still sends so the error answer reaches it.
+      req.unpipe(parser);
+      parser.destroy();
+      req.resume();
+    };
+
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== fileField) {
+      stream.on('error', () => {});
+      if (name !== fileField || settled) {
         stream.resume();
         return;
       }
       writing = writeStreamAtomically(stream, target, maxBytes).then((size) => {
         file = { field: name, fileName: info.filename ?? '', mimeType: info.mimeType, size };
       });
-      writing.catch(() => stream.resume());
+      writing.catch(fail);
     });
     parser.on('filesLimit', () =>
-      reject(invalidRequest('Send one file per request.', undefined, 'too_many_files')),
+      fail(invalidRequest('Send one file per request.', undefined, 'too_many_files')),
     );
-    parser.on('error', (error) =>
-      reject(
-        error instanceof AppError
-          ? error
-          : invalidRequest('The multipart body is malformed.', undefined, 'invalid_multipart'),
-      ),
-    );
+    parser.on('error', fail);
     parser.on('close', () => {
-      writing.then(() => resolve({ fields, file }), reject);
+      writing.then(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ fields, file });
+      }, fail);
+    });
+    req.once('close', () => {
+      if (!req.complete)
+        fail(invalidRequest('The request body was cut off.', undefined, 'invalid_multipart'));
     });
     req.pipe(parser);
   });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
 import { sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
+import { jsonBody } from '../transport-errors.ts';
 import { bearerCaller, uploadCaller } from './caller.ts';
 import { receiveChunkBody } from './chunk-body.ts';
 import { readMultipart } from './multipart.ts';
@@ -20,7 +21,7 @@ const MAX_MULTIPART_BYTES = 2 * 1024 * 1024 * 1024;
  */
 export function createUploadRoutes(app: AppServices, ops: FileOperations = fileOperations()): Router {
   const router = Router();
-  const json = express.json({ limit: Math.ceil((MAX_CHUNK_BYTES * 4) / 3) + 64 * 1024 });
+  const json = jsonBody({ limit: Math.ceil((MAX_CHUNK_BYTES * 4) / 3) + 64 * 1024 });
 
   router.post(
     '/',

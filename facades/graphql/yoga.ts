@@ -8,6 +8,7 @@ import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
+import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { createFanOut } from './fan-out.ts';
 
 export function createGraphQLHandler(app: AppServices): YogaServerInstance<Record<string, unknown>, Context> {
@@ -18,7 +19,7 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
     landingPage: false,
     logging: false,
     context: async ({ request }) => {
-      const requestId = request.headers.get('x-request-id') ?? crypto.randomUUID();
+      const requestId = currentRequestId() ?? crypto.randomUUID();
       try {
         const principal = await authenticate(app, bearerToken(request.headers.get('authorization')));
         return createContext(app, principal, requestId);
@@ -34,7 +35,7 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
       }
     },
     maskedErrors: {
-      maskError: (error) => normaliseError(error as Error, app.logger, 'graphql'),
+      maskError: (error) => normaliseError(error as Error, app.logger),
     },
   });
 }
@@ -52,8 +53,7 @@ function connectionToken(params: Readonly<Record<string, unknown>> | undefined):
  */
 export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSocketServer {
   const wss = new WebSocketServer({ server, path: '/graphql' });
-  const normalise = (errors: readonly GraphQLError[]) =>
-    errors.map((e) => normaliseError(e, app.logger, 'graphql-ws'));
+  const normalise = (errors: readonly GraphQLError[]) => errors.map((e) => normaliseError(e, app.logger));
   const fanOut = createFanOut(normalise);
   useServer<Record<string, unknown> | undefined>(
     {

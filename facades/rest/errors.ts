@@ -34,7 +34,8 @@ export function sendError(res: Response, envelope: ErrorEnvelope): void {
   if (envelope.type === 'authentication_error') res.setHeader('WWW-Authenticate', 'Bearer realm="tributary"');
   if (envelope.retryAfterSeconds !== undefined)
     res.setHeader('Retry-After', String(Math.ceil(envelope.retryAfterSeconds)));
-  res.status(statusForError(envelope.type)).json(envelope);
+  const requestId = envelope.requestId || (res.locals.requestId as string | undefined);
+  res.status(statusForError(envelope.type)).json(requestId ? { ...envelope, requestId } : envelope);
 }
 
 export function envelopeFrom(message: string, extensions: ErrorExtensions): ErrorEnvelope {

@@ -1,6 +1,7 @@
-import express, { type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { match } from 'path-to-regexp';
 import type { AppServices } from '../../schema/services.ts';
+import { jsonBody } from '../transport-errors.ts';
 import { createDiscoveryRoutes } from './discovery.ts';
 import { sendError } from './errors.ts';
 import type { RestRoute } from './route.ts';
@@ -10,7 +11,7 @@ import { restRoutes } from './routes/index.ts';
 /** The /v1 surface: the route table, plus answers for unknown paths and wrong methods in the envelope. */
 export function createRestApi(app: AppServices, routes: RestRoute[] = restRoutes): Router {
   const api = Router();
-  api.use(express.json({ limit: '6mb' }));
+  api.use(jsonBody({ limit: '6mb' }));
   api.use(createRestRouter(app, compileRoutes(routes)));
   api.use(createDiscoveryRoutes(app, routes));
 

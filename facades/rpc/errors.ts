@@ -1,6 +1,7 @@
 import { JSONRPCErrorException } from 'json-rpc-2.0';
 import type { ErrorExtensions } from '../../schema/errors.ts';
 import { AppError, type ErrorType } from '../../src/platform/errors.ts';
+import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { statusForError } from '../rest/errors.ts';
 
 /**
@@ -45,6 +46,7 @@ export interface RpcErrorObject {
 
 /** A platform error (as GraphQL extensions carry it) in JSON-RPC terms. */
 export function rpcErrorFrom(message: string, extensions: ErrorExtensions): RpcErrorObject {
+  const requestId = extensions.requestId ?? currentRequestId();
   return {
     code: statusForError(extensions.type),
     message,
@@ -55,7 +57,7 @@ export function rpcErrorFrom(message: string, extensions: ErrorExtensions): RpcE
       ...(extensions.retryAfterSeconds === undefined
         ? {}
         : { retryAfterSeconds: extensions.retryAfterSeconds }),
-      ...(extensions.requestId ? { requestId: extensions.requestId } : {}),
+      ...(requestId ? { requestId } : {}),
       hint: HINTS[extensions.type] ?? HINTS.api_error,
     },
   };

@@ -1,6 +1,7 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
 import { compileRoutes, createRestRouter } from '../rest/router.ts';
+import { jsonBody } from '../transport-errors.ts';
 import { createDocsRouter } from './docs.ts';
 import { agentHttpRoutes } from './http-routes.ts';
 import { compileTools } from './registry.ts';
@@ -26,14 +27,16 @@ export function createAgentApi(app: AppServices, options: AgentApiOptions = {}):
 
   const router = Router();
   // Any content type is read as JSON, and any JSON value is accepted so that a non-object gets -32600.
+  // Body failures here are JSON-RPC errors; those of the HTTP routes under /api/mcp/* fall through to
+  // the REST envelope like every other HTTP route.
   router.post(
     '/',
-    express.json({ limit: '6mb', strict: false, type: () => true }),
+    jsonBody({ limit: '6mb', strict: false, type: () => true }),
     rpcHandler(surface, server),
+    rpcBodyErrors,
   );
   router.all('/', methodNotAllowed);
   router.use(createDocsRouter(app));
-  router.use(express.json({ limit: '6mb' }), createRestRouter(app, compileRoutes(agentHttpRoutes)));
-  router.use(rpcBodyErrors);
+  router.use(jsonBody({ limit: '6mb' }), createRestRouter(app, compileRoutes(agentHttpRoutes)));
   return router;
 }

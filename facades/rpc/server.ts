@@ -7,6 +7,7 @@ import {
 } from 'json-rpc-2.0';
 import { authenticate, bearerToken } from '../../schema/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
+import { transportError } from '../transport-errors.ts';
 import { allowedWithoutHeader, sendChallenge } from './auth.ts';
 import {
   JSONRPC_INVALID_REQUEST,
@@ -37,14 +38,29 @@ const invalidRequest = (id: unknown, message = 'Invalid Request: expected a JSON
 const isClientReply = (message: Record<string, unknown>) =>
   message.method === undefined && ('result' in message || 'error' in message);
 
+/** JSON-RPC 2.0 §4: an id is a string, a number or null (an object, array or boolean is refused). */
+const hasValidId = (message: Record<string, unknown>) =>
+  !('id' in message) || message.id === null || typeof message.id === 'string' || typeof message.id === 'number';
+
 async function answer(
   server: JSONRPCServer<CallParams>,
   message: unknown,
   call: CallParams,
 ): Promise<JSONRPCResponse | null> {
   if (!isObject(message)) return invalidRequest(null);
+  if (!hasValidId(message)) {
+    return invalidRequest(null, 'Invalid Request: "id" must be a string, a number or null (JSON-RPC 2.0 §4).');
+  }
   if (isClientReply(message)) return null;
   return server.receive(message as unknown as JSONRPCRequest, call);
+}
+
+/** Every error answer names the request id that the response header and the log lines carry. */
+function withRequestId(response: JSONRPCResponse, requestId: string): JSONRPCResponse {
+  if (!response.error) return response;
+  const data = isObject(response.error.data) ? response.error.data : {};
+  if (data.requestId) return response;
+  return { ...response, error: { ...response.error, data: { ...data, requestId } } };
 }
 
 /** POST /api/mcp: one JSON-RPC message or a batch, answered as JSON (never an SSE stream). */
@@ -95,7 +111,7 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
       const responses: JSONRPCResponse[] = [];
       for (const message of messages) {
         const response = await answer(server, message, call);
-        if (response) responses.push(response);
+        if (response) responses.push(withRequestId(response, requestId));
       }
       if (responses.length === 0) {
         res.status(202).end();
@@ -111,34 +127,32 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
   };
 }
 
-/** Bad JSON is a JSON-RPC parse error, not express's HTML 400. */
+/**
+ * A body that cannot be read (bad JSON, bad compression, unknown charset, too deep, too large) is a
+ * JSON-RPC error, not express's HTML 400: bad JSON is -32700 as JSON-RPC says (HTTP 200, like any
+ * answered message); the other transport failures are -32600 with HTTP 400 (413 when too large).
+ */
 export function rpcBodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = err as { type?: string; message?: string };
-  if (error?.type === 'entity.parse.failed') {
+  const error = transportError(err);
+  if (!error) {
+    next(err);
+    return;
+  }
+  const data = {
+    type: error.type,
+    code: error.code,
+    requestId: String(res.locals.requestId ?? ''),
+  };
+  if (error.code === 'invalid_json') {
     res.json(
-      createJSONRPCErrorResponse(null, JSONRPC_PARSE_ERROR, 'Parse error: the body is not valid JSON.'),
+      createJSONRPCErrorResponse(null, JSONRPC_PARSE_ERROR, 'Parse error: the body is not valid JSON.', data),
     );
     return;
   }
-  if (error?.type === 'entity.too.large') {
-    res.status(413).json(
-      createJSONRPCErrorResponse(null, JSONRPC_INVALID_REQUEST, 'The request body is larger than 6 MB.', {
-        type: 'invalid_request_error',
-        code: 'payload_too_large',
-      }),
-    );
-    return;
-  }
-  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
-    res.status(415).json(
-      createJSONRPCErrorResponse(null, JSONRPC_INVALID_REQUEST, error.message ?? 'Unsupported encoding.', {
-        type: 'invalid_request_error',
-        code: 'unsupported_encoding',
-      }),
-    );
-    return;
-  }
-  next(err);
+  const status = error.code === 'payload_too_large' ? 413 : 400;
+  const message =
+    error.code === 'payload_too_large' ? 'The request body is larger than 6 MB.' : error.message;
+  res.status(status).json(createJSONRPCErrorResponse(null, JSONRPC_INVALID_REQUEST, message, data));
 }
 
 /** GET (the SSE stream) and DELETE (session end) are not offered: the endpoint is stateless. */

@@ -50,6 +50,8 @@ export async function writeStreamAtomically(
   target: string,
   maxBytes: number,
 ): Promise<number> {
+  // The body may fail while the directory is made; the pipeline below still sees that error.
+  body.on('error', () => {});
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.${randomUUID()}.part`;
   let size = 0;

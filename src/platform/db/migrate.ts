@@ -12,6 +12,8 @@ const MIGRATION_LOCK_KEY = 7_353_100_117;
  */
 export async function migrateToLatest(orm: Orm, clientUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: clientUrl });
+  // A query's failure rejects that query; this only keeps a dropped idle connection from crashing start-up.
+  client.on('error', () => {});
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

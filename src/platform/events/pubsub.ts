@@ -63,9 +63,11 @@ export function createLocalPubSub(): PubSub {
 const CHANNEL = 'tributary:events';
 
 /** Several instances: Redis pub/sub, so a subscriber on one sees events published by another. */
-export function createRedisPubSub(url: string): PubSub {
+export function createRedisPubSub(url: string, onConnectionError: (err: Error) => void = () => {}): PubSub {
   const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
   const subscriber = new Redis(url);
+  publisher.on('error', onConnectionError);
+  subscriber.on('error', onConnectionError);
   const local = createLocalPubSub();
   const ready = subscriber.subscribe(CHANNEL);
   subscriber.on('message', (_channel: string, message: string) => {

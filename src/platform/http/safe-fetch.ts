@@ -214,6 +214,8 @@ function wrapResponse(
   const source = response.body;
   const body = new PassThrough();
   source.on('error', (error) => body.destroy(mapError(error)));
+  // The caller may not be reading yet (it awaits scratch space first); its pipeline still sees the error.
+  body.on('error', () => {});
   body.on('close', () => {
     onClose();
     if (!source.destroyed) source.destroy();

@@ -28,11 +28,16 @@ export interface RateLimits {
 export function createRateLimits(options: {
   databaseUrl: string;
   redisUrl?: string | undefined;
+  /** Connection-level failures (a lost idle connection); a consume that fails still throws. */
+  onConnectionError?: (err: Error) => void;
 }): RateLimits {
+  const onError = options.onConnectionError ?? (() => {});
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
     : null;
+  redis?.on('error', onError);
   const pool = redis ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+  pool?.on('error', onError);
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiterFor = (rule: LimitRule) => {
     const id = `${rule.name}:${rule.points}:${rule.windowSeconds}`;

@@ -1,0 +1,109 @@
+import express from 'express';
+import { AppError } from '../src/platform/errors.ts';
+
+/** Nesting deeper than this is refused before parsing: no document of the API comes near it. */
+export const MAX_JSON_DEPTH = 64;
+
+const ENCODINGS = 'identity, gzip, deflate or br';
+
+const invalid = (code: string, message: string) => new AppError('invalid_request_error', code, message);
+
+interface TransportFailure {
+  type?: string;
+  status?: number;
+  code?: string;
+  message?: string;
+  encoding?: string;
+  charset?: string;
+}
+
+/**
+ * What went wrong before a request reached its handler (body reading, decompression, charset, JSON,
+ * path decoding), as a precise invalid_request_error; `null` for anything else, which stays unexpected.
+ * Each surface renders the answer in its own envelope.
+ */
+export function transportError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof URIError) {
+    return invalid(
+      'invalid_path_encoding',
+      'The URL path has an invalid percent-encoding (e.g. %ZZ or %uD800): encode it as UTF-8 with %XX escapes.',
+    );
+  }
+  const failure = (err ?? {}) as TransportFailure;
+  switch (failure.type) {
+    case 'entity.parse.failed':
+      return invalid('invalid_json', 'The request body is not valid JSON.');
+    case 'entity.too.deep':
+      return invalid('json_too_deep', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    case 'entity.too.large':
+      return invalid('payload_too_large', 'The request body is too large.');
+    case 'encoding.unsupported':
+      return invalid(
+        'unsupported_content_encoding',
+        `Content-Encoding "${failure.encoding ?? ''}" is not supported: send the body as ${ENCODINGS}.`,
+      );
+    case 'charset.unsupported':
+      return invalid(
+        'unsupported_charset',
+        `The charset "${failure.charset ?? ''}" is not supported: send JSON as UTF-8 (charset=utf-8).`,
+      );
+    case 'request.aborted':
+      return invalid('request_aborted', 'The client closed the connection before the body was complete.');
+    case 'request.size.invalid':
+      return invalid('invalid_content_length', 'The body is not as long as its Content-Length header says.');
+  }
+  if (isDecompressionFailure(failure)) {
+    return invalid(
+      'invalid_content_encoding',
+      'The body could not be decompressed as its Content-Encoding says: send complete compressed data, or drop the header.',
+    );
+  }
+  return null;
+}
+
+/** zlib (gzip, deflate) and brotli report corrupt or truncated input with these codes. */
+function isDecompressionFailure(failure: TransportFailure): boolean {
+  const code = failure.code ?? '';
+  return (
+    code.startsWith('Z_') || code.startsWith('ERR__ERROR_') || code === 'ERR_BROTLI_DECOMPRESSION_FAILED'
+  );
+}
+
+/**
+ * express.json's `verify` hook: refuses deeply nested JSON before JSON.parse and the code behind it walk
+ * it recursively. One pass over the bytes; strings are skipped with a native search for their end.
+ */
+export function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer): void {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (byte === QUOTE) {
+      i = closingQuote(body, i);
+      if (i === -1) return; // unterminated: JSON.parse reports it
+    } else if (byte === 0x7b || byte === 0x5b) {
+      depth++;
+      if (depth > MAX_JSON_DEPTH) throw Object.assign(new Error('too deep'), { type: 'entity.too.deep' });
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+function closingQuote(body: Buffer, opening: number): number {
+  let end = body.indexOf(QUOTE, opening + 1);
+  while (end !== -1 && isEscaped(body, end)) end = body.indexOf(QUOTE, end + 1);
+  return end;
+}
+
+function isEscaped(body: Buffer, index: number): boolean {
+  let backslashes = 0;
+  for (let j = index - 1; j >= 0 && body[j] === BACKSLASH; j--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/** express.json with the depth guard: the one JSON body parser of every surface. */
+export function jsonBody(options: Omit<Parameters<typeof express.json>[0] & object, 'verify'>) {
+  return express.json({ ...options, verify: refuseDeepJson });
+}
