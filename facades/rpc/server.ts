@@ -40,7 +40,10 @@ const isClientReply = (message: Record<string, unknown>) =>
 
 /** JSON-RPC 2.0 §4: an id is a string, a number or null (an object, array or boolean is refused). */
 const hasValidId = (message: Record<string, unknown>) =>
-  !('id' in message) || message.id === null || typeof message.id === 'string' || typeof message.id === 'number';
+  !('id' in message) ||
+  message.id === null ||
+  typeof message.id === 'string' ||
+  typeof message.id === 'number';
 
 async function answer(
   server: JSONRPCServer<CallParams>,
@@ -49,7 +52,10 @@ async function answer(
 ): Promise<JSONRPCResponse | null> {
   if (!isObject(message)) return invalidRequest(null);
   if (!hasValidId(message)) {
-    return invalidRequest(null, 'Invalid Request: "id" must be a string, a number or null (JSON-RPC 2.0 §4).');
+    return invalidRequest(
+      null,
+      'Invalid Request: "id" must be a string, a number or null (JSON-RPC 2.0 §4).',
+    );
   }
   if (isClientReply(message)) return null;
   return server.receive(message as unknown as JSONRPCRequest, call);

@@ -19,11 +19,14 @@ async function rpc(body: unknown) {
 }
 
 describe('JSON-RPC ids (JSON-RPC 2.0 §4: a string, a number or null)', () => {
-  it.each([[{}], [{ a: 1 }], [[1]], [[]], [true], [false]])('id %j is -32600 Invalid Request with id null', async (id) => {
-    const answer = await rpc({ jsonrpc: '2.0', id, method: 'tools/list' });
-    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
-    expect(answer.body.result).toBeUndefined();
-  });
+  it.each([[{}], [{ a: 1 }], [[1]], [[]], [true], [false]])(
+    'id %j is -32600 Invalid Request with id null',
+    async (id) => {
+      const answer = await rpc({ jsonrpc: '2.0', id, method: 'tools/list' });
+      expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(answer.body.result).toBeUndefined();
+    },
+  );
 
   it.each([[1], ['abc'], [0], [2.5]])('id %j is answered with that id', async (id) => {
     const answer = await rpc({ jsonrpc: '2.0', id, method: 'ping' });

@@ -34,7 +34,8 @@ function breakServiceStatus(): void {
       throw new Error('internal detail that must not leak');
     },
   });
-  restore = () => Object.defineProperty(services, 'version', { configurable: true, writable: true, value: version });
+  restore = () =>
+    Object.defineProperty(services, 'version', { configurable: true, writable: true, value: version });
 }
 
 async function post(path: string, body: unknown) {
