@@ -83,7 +83,7 @@ try {
     'GraphQL in-process (runOperation)',
     async () => {
       const principal = await authenticate(services, token);
-      const result = await runOperation(services, prepared, { principal });
+      const result = await runOperation(services, prepared, { principal, channel: 'graphql' });
       if (result.errors.length > 0) throw result.errors[0];
     },
     SECONDS,

@@ -12,11 +12,10 @@ export function saveDraftDocument(operationName: string): string {
       ${DRAFT_RESULT_FIELDS} } }`;
 }
 
-/** `via: agent_http` applies the agent HTTP submit rate limit. */
-export function submitDocument(operationName: string, via: 'api' | 'agent_http' = 'api'): string {
+export function submitDocument(operationName: string): string {
   return `mutation ${operationName}($release: JSON!, $tracks: JSON!, $releaseId: String, $conversationId: String,
     $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
     submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
       tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
-      idempotencyKey: $idempotencyKey, provenance: $provenance, via: ${via}) { ${SUBMIT_RESULT_FIELDS} } }`;
+      idempotencyKey: $idempotencyKey, provenance: $provenance) { ${SUBMIT_RESULT_FIELDS} } }`;
 }

@@ -9,20 +9,33 @@ import { authenticateUploadToken } from '../src/domains/uploads/sessions/authent
 import { unauthenticated } from '../src/platform/errors.ts';
 import type { AppServices } from './services.ts';
 
+/**
+ * The surface a request came through. The facade that builds the context sets it; no argument a client
+ * sends can (limits such as the agent HTTP submit allowance depend on it).
+ */
+export type Channel = 'graphql' | 'rest' | 'agent_http' | 'agent_tool';
+
 export interface Context {
   app: AppServices;
   /** A fork of the ORM's EntityManager: one identity map per request. */
   em: EntityManager;
   principal: Principal | null;
   requestId: string;
+  channel: Channel;
 }
 
 export function createContext(
   app: AppServices,
   principal: Principal | null,
-  requestId: string = randomUUID(),
+  options: { requestId?: string | undefined; channel?: Channel } = {},
 ): Context {
-  return { app, em: app.orm.em.fork(), principal, requestId };
+  return {
+    app,
+    em: app.orm.em.fork(),
+    principal,
+    requestId: options.requestId ?? randomUUID(),
+    channel: options.channel ?? 'graphql',
+  };
 }
 
 /** Parses `Authorization: Bearer <token>`; anything else present in the header is an invalid token. */

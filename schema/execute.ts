@@ -10,7 +10,7 @@ import {
   validate,
 } from 'graphql';
 import type { Principal } from '../src/domains/accounts/principal.ts';
-import { createContext } from './context.ts';
+import { type Channel, createContext } from './context.ts';
 import { normaliseError } from './errors.ts';
 import { getSchema } from './index.ts';
 import type { AppServices } from './services.ts';
@@ -39,6 +39,8 @@ export function prepareOperation(source: string, schema: GraphQLSchema = getSche
 
 export interface RunOptions {
   principal: Principal | null;
+  /** The facade the operation runs for. */
+  channel: Channel;
   variables?: Record<string, unknown>;
   requestId?: string;
 }
@@ -54,7 +56,10 @@ export async function runOperation(
   prepared: PreparedOperation,
   options: RunOptions,
 ): Promise<OperationResult> {
-  const context = createContext(app, options.principal, options.requestId);
+  const context = createContext(app, options.principal, {
+    requestId: options.requestId,
+    channel: options.channel,
+  });
   const result = (await execute({
     schema: getSchema(),
     document: prepared.document,

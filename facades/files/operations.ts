@@ -1,5 +1,5 @@
-import type { Response } from 'express';
-import type { Principal } from '../../schema/context.ts';
+import type { NextFunction, Request, Response } from 'express';
+import type { Channel, Principal } from '../../schema/context.ts';
 import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -34,6 +34,14 @@ export function fileOperations() {
 
 export type FileOperations = ReturnType<typeof fileOperations>;
 
+/** Marks the surface a file router serves; {@link runOrAnswer} runs its operations on that channel. */
+export function onChannel(channel: Channel) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.locals.channel = channel;
+    next();
+  };
+}
+
 /** Runs an operation; on error answers the envelope and returns null. */
 export async function runOrAnswer(
   app: AppServices,
@@ -44,6 +52,7 @@ export async function runOrAnswer(
 ): Promise<Record<string, unknown> | null> {
   const result = await runOperation(app, operation, {
     principal,
+    channel: (res.locals.channel as Channel | undefined) ?? 'rest',
     variables,
     requestId: String(res.locals.requestId ?? ''),
   });

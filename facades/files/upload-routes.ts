@@ -9,7 +9,7 @@ import { jsonBody } from '../transport-errors.ts';
 import { bearerCaller, uploadCaller } from './caller.ts';
 import { receiveChunkBody } from './chunk-body.ts';
 import { readMultipart } from './multipart.ts';
-import { type FileOperations, fileOperations, runOrAnswer } from './operations.ts';
+import { type FileOperations, fileOperations, onChannel, runOrAnswer } from './operations.ts';
 
 /** Bytes per request: a chunk is at most 32 MiB (base64 JSON chunks need a third more). */
 const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
@@ -21,6 +21,7 @@ const MAX_MULTIPART_BYTES = 2 * 1024 * 1024 * 1024;
  */
 export function createUploadRoutes(app: AppServices, ops: FileOperations = fileOperations()): Router {
   const router = Router();
+  router.use(onChannel('agent_http'));
   const json = jsonBody({ limit: Math.ceil((MAX_CHUNK_BYTES * 4) / 3) + 64 * 1024 });
 
   router.post(

@@ -22,7 +22,7 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
       const requestId = currentRequestId() ?? crypto.randomUUID();
       try {
         const principal = await authenticate(app, bearerToken(request.headers.get('authorization')));
-        return createContext(app, principal, requestId);
+        return createContext(app, principal, { requestId });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         // A bad token fails the whole request, as on the other surfaces: HTTP 401 with a challenge.

@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 import type { GraphQLError } from 'graphql';
-import { authenticate, bearerToken } from '../../schema/context.ts';
+import { authenticate, bearerToken, type Channel } from '../../schema/context.ts';
 import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -82,7 +82,11 @@ function restEnvelope(error: GraphQLError, restNames: Map<string, string>) {
 }
 
 /** Express router for the route table: every row authenticates, runs its GraphQL operation, answers. */
-export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): Router {
+export function createRestRouter(
+  app: AppServices,
+  compiled: CompiledRoute[],
+  channel: Channel = 'rest',
+): Router {
   const router = Router();
   for (const entry of compiled) {
     const { route } = entry;
@@ -93,7 +97,7 @@ export function createRestRouter(app: AppServices, compiled: CompiledRoute[]): R
         const requestId = String(res.locals.requestId ?? crypto.randomUUID());
         const principal = await authenticate(app, bearerToken(req.headers.authorization));
         const variables = variablesFor(req, route);
-        const result = await runOperation(app, entry.operation, { principal, variables, requestId });
+        const result = await runOperation(app, entry.operation, { principal, channel, variables, requestId });
         const [error] = result.errors;
         if (error) {
           sendError(res, restEnvelope(error, entry.restNames));

@@ -56,7 +56,11 @@ export function createDocsRouter(app: AppServices): Router {
         const requestId = String(res.locals.requestId ?? crypto.randomUUID());
         // Public, but a presented token must be valid (docs/decisions.md: an invalid token fails everywhere).
         const principal = await authenticate(app, bearerToken(req.headers.authorization));
-        const outcome = await runAndSelect(app, operation, row.select, { principal, requestId });
+        const outcome = await runAndSelect(app, operation, row.select, {
+          principal,
+          channel: 'agent_http',
+          requestId,
+        });
         if ('error' in outcome) {
           sendError(res, envelopeFrom(outcome.error.message, outcome.error.extensions));
           return;

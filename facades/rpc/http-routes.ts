@@ -10,7 +10,7 @@ import {
 
 /**
  * The agent interface's plain HTTP endpoints under /api/mcp (camelCase bodies), as rows of the same kind
- * as the REST table. POST /submit carries its own rate limit (`via: agent_http`).
+ * as the REST table, run on the `agent_http` channel: POST /submit carries its own rate limit.
  */
 export const agentHttpRoutes: RestRoute[] = [
   {
@@ -41,7 +41,7 @@ export const agentHttpRoutes: RestRoute[] = [
     summary: 'Submit a release (camelCase SubmitReleaseRequest); 3 per 5 minutes, 10 for insiders',
     tag: 'Agent HTTP',
     auth: 'bearer',
-    document: submitDocument('AgentHttpSubmit', 'agent_http'),
+    document: submitDocument('AgentHttpSubmit'),
     variables: {
       release: bodyField('release'),
       tracks: bodyField('tracks'),

@@ -37,6 +37,6 @@ export function createAgentApi(app: AppServices, options: AgentApiOptions = {}):
   );
   router.all('/', methodNotAllowed);
   router.use(createDocsRouter(app));
-  router.use(jsonBody({ limit: '6mb' }), createRestRouter(app, compileRoutes(agentHttpRoutes)));
+  router.use(jsonBody({ limit: '6mb' }), createRestRouter(app, compileRoutes(agentHttpRoutes), 'agent_http'));
   return router;
 }

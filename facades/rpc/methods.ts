@@ -101,6 +101,7 @@ async function callTool(surface: AgentSurface, params: unknown, call: CallParams
   }
   const outcome = await runAndSelect(surface.app, tool.operation, tool.row.select, {
     principal,
+    channel: 'agent_tool',
     variables: tool.row.variables?.(parsed.data) ?? {},
     requestId: call.requestId,
   });
@@ -131,6 +132,7 @@ async function readResource(surface: AgentSurface, params: unknown, call: CallPa
   }
   const outcome = await runAndSelect(surface.app, resource.operation, resource.row.select, {
     principal: call.principal,
+    channel: 'agent_tool',
     requestId: call.requestId,
   });
   if ('error' in outcome) throw toException(rpcErrorFrom(outcome.error.message, outcome.error.extensions));

@@ -32,11 +32,6 @@ const SubmitResultRef = builder.objectRef<SubmitResult>('SubmitResult').implemen
   }),
 });
 
-const SubmitChannelEnum = builder.enumType('SubmitChannel', {
-  description: '`agent_http`: the agent HTTP endpoint POST /api/mcp/submit, which has its own rate limit.',
-  values: { api: { value: 'api' }, agent_http: { value: 'agent_http' } },
-});
-
 builder.mutationField('submitRelease', (t) =>
   t.field({
     type: SubmitResultRef,
@@ -54,11 +49,11 @@ builder.mutationField('submitRelease', (t) =>
       skipAdapters: t.arg.boolean({ required: false }),
       idempotencyKey: t.arg.string({ required: false, validate: { minLength: 1, maxLength: 255 } }),
       provenance: t.arg.string({ required: false, validate: { maxLength: 100 } }),
-      via: t.arg({ type: SubmitChannelEnum, required: false, defaultValue: 'api' }),
     },
     resolve: async (_root, args, context) => {
       const { accountId } = requirePrincipal(context);
-      if (args.via === 'agent_http')
+      // The agent HTTP endpoint has an allowance of its own; the channel comes from the facade.
+      if (context.channel === 'agent_http')
         await consumeAgentSubmitAllowance(context.em, context.app.rateLimits, accountId);
       return submitRelease(
         context.em,
