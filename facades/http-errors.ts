@@ -1,11 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppServices } from '../schema/services.ts';
+import { databaseRefusal } from '../src/platform/db/refusals.ts';
 import { sendError } from './rest/errors.ts';
 import { transportError } from './transport-errors.ts';
 
 /** Failures before a handler (body, encoding, path) become the documented envelope, never a 500. */
 export function bodyParserErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = transportError(err);
+  const error = transportError(err) ?? databaseRefusal(err);
   if (!error) {
     next(err);
     return;

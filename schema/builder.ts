@@ -15,6 +15,13 @@ export interface AuthScopes {
   uploadSession: string;
 }
 
+/** `['tracks', 0, 'title']` → `tracks[0].title`, the field-path style of every error detail. */
+function fieldPath(segments: readonly PropertyKey[]): string {
+  return segments
+    .map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i === 0 ? '' : '.'}${String(s)}`))
+    .join('');
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   AuthScopes: AuthScopes;
@@ -49,9 +56,11 @@ export const builder = new SchemaBuilder<{
       new AppError(
         'invalid_request_error',
         'invalid_argument',
-        error.issues[0]?.message ?? 'Invalid argument.',
+        error.issues[0]
+          ? `${fieldPath(error.issues[0].path)}: ${error.issues[0].message}`
+          : 'Invalid argument.',
         {
-          details: error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+          details: error.issues.map((issue) => ({ path: fieldPath(issue.path), message: issue.message })),
         },
       ),
   },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import { databaseRefusal } from '../src/platform/db/refusals.ts';
 import { AppError, type ErrorType } from '../src/platform/errors.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { currentRequestId } from '../src/platform/request-scope.ts';
@@ -62,6 +63,19 @@ export function normaliseError(
       positions: graphQLError.positions,
       path: graphQLError.path,
       extensions: { ...extensions, type: 'invalid_request_error', code: 'invalid_graphql_request' },
+    });
+  }
+  const refused = databaseRefusal(graphQLError.originalError);
+  if (refused) {
+    // An edge check is missing: worth a warning, but the caller gets a precise 400, not a masked 500.
+    logger.warn(
+      { err: graphQLError.originalError, requestId, path: graphQLError.path },
+      'value refused by the database',
+    );
+    return new GraphQLError(refused.message, {
+      nodes: graphQLError.nodes,
+      path: graphQLError.path,
+      extensions: { ...appErrorExtensions(refused) },
     });
   }
   logger.error({ err: graphQLError.originalError, requestId, path: graphQLError.path }, 'unexpected error');

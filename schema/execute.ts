@@ -13,6 +13,7 @@ import type { Principal } from '../src/domains/accounts/principal.ts';
 import { type Channel, createContext } from './context.ts';
 import { normaliseError } from './errors.ts';
 import { getSchema } from './index.ts';
+import { refuseHostileInput } from './input-guard.ts';
 import type { AppServices } from './services.ts';
 
 export interface PreparedOperation {
@@ -60,6 +61,8 @@ export async function runOperation(
     requestId: options.requestId,
     channel: options.channel,
   });
+  const refused = refuseHostileInput(prepared.document, options.variables);
+  if (refused) return { data: null, errors: [normaliseError(refused, app.logger, context.requestId)] };
   const result = (await execute({
     schema: getSchema(),
     document: prepared.document,

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
-import { GraphQLError } from 'graphql';
+import { type DocumentNode, type ExecutionResult, GraphQLError, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { authenticate, bearerToken, type Context, createContext } from '../../schema/context.ts';
 import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
+import { refuseHostileInput } from '../../schema/input-guard.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
@@ -34,10 +35,25 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
         });
       }
     },
+    plugins: [useInputGuard(app)],
     maskedErrors: {
       maskError: (error) => normaliseError(error as Error, app.logger),
     },
   });
+}
+
+/** Input no operation may carry (NUL characters), refused before any resolver runs. */
+function useInputGuard(app: AppServices): Plugin {
+  const guard = ({ args, setResultAndStopExecution }: GuardPayload) => {
+    const refused = refuseHostileInput(args.document, args.variableValues);
+    if (refused) setResultAndStopExecution({ errors: [normaliseError(refused, app.logger)] });
+  };
+  return { onExecute: guard, onSubscribe: guard };
+}
+
+interface GuardPayload {
+  args: { document: DocumentNode; variableValues?: Record<string, unknown> | null | undefined };
+  setResultAndStopExecution(result: ExecutionResult): void;
 }
 
 /** The token of a graphql-ws connection: `connectionParams.authorization`, with or without `Bearer `. */
@@ -72,6 +88,16 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
         } catch {
           return false;
         }
+      },
+      onSubscribe: (_ctx, _id, payload) => {
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch {
+          return; // graphql-ws answers the syntax error itself
+        }
+        const refused = refuseHostileInput(document, payload.variables);
+        return refused ? normalise([refused]) : undefined;
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: normalise(result.errors) } : result,

@@ -4,6 +4,7 @@ import { authenticate, bearerToken, type Channel } from '../../schema/context.ts
 import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
+import { invalidRequest } from '../../src/platform/errors.ts';
 import { routeHandler } from '../route-handler.ts';
 import { envelopeFrom, sendError } from './errors.ts';
 import type { RestRoute, VariableSource } from './route.ts';
@@ -39,6 +40,15 @@ function readSource(req: Request, source: VariableSource): unknown {
 }
 
 function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
+  const takesBody = Object.values(route.variables ?? {}).some((source) => source.from === 'body');
+  const body: unknown = req.body;
+  if (takesBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw invalidRequest(
+      `The request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : typeof body}.`,
+      undefined,
+      'invalid_body',
+    );
+  }
   const variables: Record<string, unknown> = {};
   for (const [variable, source] of Object.entries(route.variables ?? {})) {
     const raw = readSource(req, source);
@@ -48,10 +58,10 @@ function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
   return variables;
 }
 
+/** `trackPatches[0].title` → `track_patches[0].title`: the variable becomes the client's field name. */
 function renamePath(path: string, restNames: Map<string, string>): string {
-  const [head, ...rest] = path.split('.');
-  const renamed = restNames.get(head ?? '') ?? head;
-  return [renamed, ...rest].join('.');
+  const head = /^[^.[]+/.exec(path)?.[0] ?? '';
+  return `${restNames.get(head) ?? head}${path.slice(head.length)}`;
 }
 
 const VARIABLE_ERROR = /^Variable "\$(\w+)"/;

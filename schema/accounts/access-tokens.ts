@@ -6,6 +6,7 @@ import { TOKEN_EXPIRIES, type TokenExpiry } from '../../src/domains/accounts/tok
 import { forbidden } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { uuidValidation } from '../id-validation.ts';
 
 const ScopeEnum = builder.enumType('Scope', {
   values: Object.fromEntries(
@@ -86,7 +87,7 @@ builder.mutationField('revokeAccessToken', (t) =>
   t.field({
     type: AccessTokenRef,
     authScopes: MCP,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, validate: uuidValidation('access token') }) },
     resolve: (_root, args, context) =>
       revokeToken(context.em, requirePrincipal(context).accountId, String(args.id)),
   }),

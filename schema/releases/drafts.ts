@@ -1,6 +1,7 @@
 import { type DraftResult, saveDraft } from '../../src/domains/releases/save-draft.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { payloadValidation } from './payload-validation.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
 const DraftModeEnum = builder.enumType('DraftMode', {
@@ -50,10 +51,10 @@ builder.mutationField('saveDraft', (t) =>
     description:
       'Save a draft. No releaseId/conversationId: a new draft. Drafts never fail on submission rules; they report them.',
     args: {
-      release: t.arg({ type: 'JSON', required: false }),
-      tracks: t.arg({ type: 'JSON', required: false }),
-      trackPatches: t.arg({ type: 'JSON', required: false }),
-      uploadRequests: t.arg({ type: 'JSON', required: false }),
+      release: t.arg({ type: 'JSON', required: false, validate: payloadValidation('release') }),
+      tracks: t.arg({ type: 'JSON', required: false, validate: payloadValidation('tracks') }),
+      trackPatches: t.arg({ type: 'JSON', required: false, validate: payloadValidation('trackPatches') }),
+      uploadRequests: t.arg({ type: 'JSON', required: false, validate: payloadValidation('uploadRequests') }),
       status: t.arg.string({ required: false, validate: { maxLength: 50 } }),
       mode: t.arg({ type: DraftModeEnum, required: false }),
       releaseId: t.arg.string({ required: false }),

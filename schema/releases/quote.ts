@@ -3,6 +3,7 @@ import { type Quote, quoteRelease } from '../../src/domains/releases/quote-relea
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { BundleRef } from '../credits/pricing.ts';
+import { payloadValidation } from './payload-validation.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
 export const TrackChargeRef = builder.objectRef<TrackCharge>('TrackCharge').implement({
@@ -84,8 +85,8 @@ builder.queryField('quoteRelease', (t) =>
     type: QuoteRef,
     authScopes: MCP,
     args: {
-      tracks: t.arg({ type: 'JSON', required: true }),
-      release: t.arg({ type: 'JSON', required: false }),
+      tracks: t.arg({ type: 'JSON', required: true, validate: payloadValidation('tracks') }),
+      release: t.arg({ type: 'JSON', required: false, validate: payloadValidation('release') }),
       tokenOffset: t.arg.boolean({ required: false, defaultValue: false }),
     },
     resolve: (_root, args, context) =>

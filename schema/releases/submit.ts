@@ -2,6 +2,7 @@ import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-su
 import { type SubmitResult, submitRelease } from '../../src/domains/releases/submit-release.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { payloadValidation } from './payload-validation.ts';
 import { TrackChargeRef } from './quote.ts';
 import { ReleaseRef } from './release.ts';
 import { RuleIssueRef } from './rule-issue.ts';
@@ -40,8 +41,8 @@ builder.mutationField('submitRelease', (t) =>
       'Validate, price and submit a release, paying in credits, in one transaction. Re-submitting a submitted ' +
       'release, or retrying with the same idempotencyKey, charges nothing.',
     args: {
-      release: t.arg({ type: 'JSON', required: true }),
-      tracks: t.arg({ type: 'JSON', required: true }),
+      release: t.arg({ type: 'JSON', required: true, validate: payloadValidation('release') }),
+      tracks: t.arg({ type: 'JSON', required: true, validate: payloadValidation('tracks') }),
       releaseId: t.arg.string({ required: false }),
       conversationId: t.arg.string({ required: false }),
       tokenOffset: t.arg.boolean({ required: false, defaultValue: false }),

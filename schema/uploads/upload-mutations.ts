@@ -4,6 +4,7 @@ import { uploadBase64 } from '../../src/domains/uploads/upload-base64.ts';
 import type { UploadType } from '../../src/domains/uploads/upload-session.entity.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { uuidValidation } from '../id-validation.ts';
 import { uploadDeps } from './deps.ts';
 import { FileRef, UploadTypeEnum } from './file.ts';
 
@@ -57,7 +58,7 @@ builder.mutationField('storeIncomingFile', (t) =>
     authScopes: MCP,
     description: "Ingest bytes a transport streamed to the caller's incoming area (multipart uploads).",
     args: {
-      incomingId: t.arg.id({ required: true }),
+      incomingId: t.arg.id({ required: true, validate: uuidValidation('incoming file') }),
       type: t.arg({ type: UploadTypeEnum, required: true }),
       fileName: t.arg.string({ required: true, validate: fileName }),
     },

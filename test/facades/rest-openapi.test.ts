@@ -293,7 +293,7 @@ describe('buildOpenApiDocument on rows beyond the current table', () => {
           schema: {
             type: 'object',
             properties: {
-              name: { type: 'string' },
+              name: { type: 'string', minLength: 1, maxLength: 200 },
               scopes: { type: ['array', 'null'], items: { type: 'string', enum: ['SVC_FRAUD', 'SVC_MCP'] } },
               expires: {
                 type: ['string', 'null'],
@@ -334,7 +334,7 @@ describe('buildOpenApiDocument on rows beyond the current table', () => {
   it('writes {id} paths with a required path parameter and documents 404', () => {
     const revoke = operationOf(document, 'DELETE', '/tokens/{id}');
     expect(revoke?.parameters).toEqual([
-      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
     ]);
     expect(revoke?.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
     expect(successSchema(revoke)?.properties?.revokeAccessToken?.properties?.revokedAt?.type).toEqual([

@@ -14,6 +14,7 @@ import {
 import type { PreparedOperation } from '../../../schema/execute.ts';
 import type { RestRoute } from '../route.ts';
 import { externalDefault, inputSchema } from './graphql-types.ts';
+import { validatorLimits } from './limits.ts';
 import type { JsonSchema, OpenApiParameter, OpenApiRequestBody } from './types.ts';
 
 interface VariableInfo {
@@ -22,14 +23,16 @@ interface VariableInfo {
   required: boolean;
   defaultValue: unknown;
   description: string | undefined;
+  /** What the argument's validator refuses beyond its type (lengths, patterns, ranges). */
+  limits: JsonSchema;
 }
 
 /** Where each variable is used: the argument or input field it feeds gives a description and a default. */
 function variableUsages(
   prepared: PreparedOperation,
   schema: GraphQLSchema,
-): Map<string, { description?: string; defaultValue: unknown }> {
-  const usages = new Map<string, { description?: string; defaultValue: unknown }>();
+): Map<string, { description?: string; defaultValue: unknown; limits: JsonSchema }> {
+  const usages = new Map<string, { description?: string; defaultValue: unknown; limits: JsonSchema }>();
   const typeInfo = new TypeInfo(schema);
   visit(
     prepared.operation,
@@ -39,8 +42,15 @@ function variableUsages(
         const holder = parent as { kind?: string; name?: { value: string } };
         if (holder.kind !== Kind.ARGUMENT && holder.kind !== Kind.OBJECT_FIELD) return;
         let description: string | undefined;
+        let limits: JsonSchema = {};
         if (holder.kind === Kind.ARGUMENT) {
           description = typeInfo.getArgument()?.description ?? undefined;
+          const argument = typeInfo.getArgument();
+          const jsonType = argument ? inputSchema(argument.type).type : undefined;
+          limits = validatorLimits(
+            argument?.extensions?.validator,
+            Array.isArray(jsonType) ? jsonType.find((t) => t !== 'null') : jsonType,
+          );
         } else if (holder.kind === Kind.OBJECT_FIELD) {
           const objectType = typeInfo.getParentInputType();
           if (objectType && isInputObjectType(objectType) && holder.name) {
@@ -49,7 +59,7 @@ function variableUsages(
         }
         const expected = typeInfo.getInputType();
         const defaultValue = expected ? externalDefault(typeInfo.getDefaultValue(), expected) : undefined;
-        usages.set(node.name.value, { ...(description ? { description } : {}), defaultValue });
+        usages.set(node.name.value, { ...(description ? { description } : {}), defaultValue, limits });
       },
     }),
   );
@@ -70,6 +80,7 @@ function variableInfos(prepared: PreparedOperation, schema: GraphQLSchema): Map<
       required: isNonNullType(type) && own === undefined,
       defaultValue: own ?? usage?.defaultValue,
       description: usage?.description,
+      limits: usage?.limits ?? {},
     });
   }
   return infos;
@@ -81,8 +92,11 @@ function withNotes(
   info: VariableInfo,
   override: Record<string, unknown> | undefined,
 ): JsonSchema {
+  const description = [schema.description, info.limits.description].filter(Boolean).join(' ');
   return {
     ...schema,
+    ...info.limits,
+    ...(description ? { description } : {}),
     ...(info.defaultValue === undefined ? {} : { default: info.defaultValue }),
     ...override,
   };

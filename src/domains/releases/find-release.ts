@@ -1,9 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
+import { isUuid } from '../../platform/ids.ts';
 import { Release } from './release.entity.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The caller's release. Malformed, unknown and another account's ids each get their own message; the
@@ -16,7 +15,7 @@ export async function findOwnedRelease(
   options: { field?: string; lock?: boolean } = {},
 ): Promise<Release> {
   const field = options.field ?? 'release_id';
-  if (!UUID.test(releaseId)) {
+  if (!isUuid(releaseId)) {
     throw invalidRequest(
       `${releaseId} is not a valid release id (a UUID).`,
       [{ path: field, message: 'not a uuid' }],

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateSecret } from '../../platform/crypto.ts';
 import { conflict, invalidRequest, notFound } from '../../platform/errors.ts';
 import type { OutboundPolicy, Resolver } from '../../platform/http/index.ts';
+import { isUuid } from '../../platform/ids.ts';
 import { seal } from '../../platform/secret-box.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
@@ -12,7 +13,6 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** Characters of the secret kept in clear for display (`whsec_` and 4 more). */
 const SECRET_PREFIX_LENGTH = 10;
 const MAX_DESCRIPTION = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CreateEndpointInput {
   url: string;
@@ -119,7 +119,7 @@ export async function findOwnEndpoint(
   accountId: string,
   endpointId: string,
 ): Promise<WebhookEndpoint> {
-  const endpoint = UUID.test(endpointId)
+  const endpoint = isUuid(endpointId)
     ? await em.findOne(WebhookEndpoint, { id: endpointId, account: accountId })
     : null;
   if (!endpoint) throw notFound('No webhook endpoint with this id.', 'webhook_not_found');

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalidRequest, notFound } from '../../../platform/errors.ts';
+import { isUuid } from '../../../platform/ids.ts';
 import { UploadSession } from '../upload-session.entity.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The caller's session (another account's answers "not found"); `open` also refuses finished ones. */
 export async function findSession(
@@ -11,7 +10,7 @@ export async function findSession(
   sessionId: string,
   options: { open?: boolean; now?: Date } = {},
 ): Promise<UploadSession> {
-  if (!UUID.test(sessionId)) {
+  if (!isUuid(sessionId)) {
     throw invalidRequest('sessionId is not a valid upload session id.', [
       { path: 'sessionId', message: 'not a uuid' },
     ]);

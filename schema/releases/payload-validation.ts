@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import {
+  type PayloadPart,
+  payloadLimitsText,
+  payloadProblems,
+} from '../../src/domains/releases/payload-limits.ts';
+
+/** `tracks[0].title` → `[0, 'title']` below the argument itself (the plugin puts the argument first). */
+function segmentsBelowArgument(path: string): (string | number)[] {
+  const segments = (path.match(/[^.[\]]+/g) ?? []).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  return segments.slice(1);
+}
+
+/** Zod validation of a release payload argument: shape and text limits, with the caller's field paths. */
+export function payloadValidation(part: PayloadPart) {
+  const schema = z.unknown().superRefine((value, ctx) => {
+    for (const problem of payloadProblems(part, value)) {
+      ctx.addIssue({ code: 'custom', message: problem.message, path: segmentsBelowArgument(problem.path) });
+    }
+  });
+  return { schema: schema.meta({ description: payloadLimitsText(part) }) };
+}
