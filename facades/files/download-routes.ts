@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream';
 import { type Request, type Response, Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
 import { contentDisposition, verifyLocalSignature } from '../../src/platform/storage/index.ts';
@@ -59,8 +60,12 @@ export function createDownloadRoutes(
       const name = optional(req.query.name);
       if (name) res.setHeader('Content-Disposition', contentDisposition(name));
       const body = await app.storage.get(key);
-      body.on('error', (error) => res.destroy(error));
-      body.pipe(res);
+      // Both ends handled: a storage error cuts the response; a client that leaves releases the file.
+      pipeline(body, res, (error) => {
+        const gone = (error as { code?: string } | undefined)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+        if (error && !gone)
+          app.logger.warn({ err: error, requestId: res.locals.requestId }, 'download stream');
+      });
     }),
   );
 
