@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { type DocumentNode, type ExecutionResult, GraphQLError, parse } from 'graphql';
+import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
@@ -11,6 +11,7 @@ import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { createFanOut } from './fan-out.ts';
+import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
 
 export function createGraphQLHandler(app: AppServices): YogaServerInstance<Record<string, unknown>, Context> {
   return createYoga<Record<string, unknown>, Context>({
@@ -35,7 +36,7 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
         });
       }
     },
-    plugins: [useInputGuard(app)],
+    plugins: [...queryLimitPlugins(), useInputGuard(app)],
     maskedErrors: {
       maskError: (error) => normaliseError(error as Error, app.logger),
     },
@@ -74,6 +75,8 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
   useServer<Record<string, unknown> | undefined>(
     {
       schema: getSchema(),
+      parse: limitedParse,
+      validate: limitedValidate,
       subscribe: fanOut.subscribe,
       context: async (ctx, id) =>
         fanOut.bind(
@@ -92,7 +95,7 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
       onSubscribe: (_ctx, _id, payload) => {
         let document: DocumentNode;
         try {
-          document = parse(payload.query);
+          document = limitedParse(payload.query);
         } catch {
           return; // graphql-ws answers the syntax error itself
         }
