@@ -57,11 +57,12 @@ export interface RunningServer {
 
 export async function startServer(app: AppServices, port: number, host: string): Promise<RunningServer> {
   const server = createServer(createApp(app));
-  const wss = attachGraphQLWebSocket(app, server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  // Attached once listening: a listen failure is the caller's to report, not the WebSocket server's.
+  const wss = attachGraphQLWebSocket(app, server);
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   return {

@@ -32,7 +32,7 @@ describe('configuration', () => {
   });
 
   it('a bad value stops start-up with a message naming the variable', async () => {
-    const failure = await promisify(execFile)(process.execPath, ['facades/main.ts'], {
+    const failure = await promisify(execFile)(process.execPath, ['facades/start.js'], {
       env: { ...process.env, PORT: '99999' },
     }).catch((error) => error);
     expect(failure.code).toBe(1);

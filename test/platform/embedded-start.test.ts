@@ -15,7 +15,7 @@ function start(dataDir: string, pgPort: number): { child: ChildProcess; url: Pro
     EMBEDDED_POSTGRES_PORT: String(pgPort),
   };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['facades/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['facades/start.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

