@@ -6,6 +6,7 @@ import type { AppServices } from '../schema/services.ts';
 import { runWithRequestId } from '../src/platform/request-scope.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
+import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { sendError } from './rest/errors.ts';
@@ -30,7 +31,7 @@ export function createApp(app: AppServices): Express {
   http.use(requestIds);
 
   const yoga = createGraphQLHandler(app);
-  http.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res, {}));
+  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
   http.use('/v1', createRestApi(app));
   http.use('/api/mcp/upload', createUploadRoutes(app));
   http.use('/api/mcp', createAgentApi(app));
