@@ -14,9 +14,11 @@ const ACCEPTED = [
  * send, instead of yoga's empty 415.
  */
 export function refuseUnreadableGraphQLBodies(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'POST') return next();
   const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (ACCEPTED.includes(type)) return next();
+  if (req.method !== 'POST' || ACCEPTED.includes(type)) {
+    next();
+    return;
+  }
   res.status(415).json({
     errors: [
       {
