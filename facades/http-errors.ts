@@ -5,8 +5,8 @@ import { sendError } from './rest/errors.ts';
 import { transportError } from './transport-errors.ts';
 
 /** Failures before a handler (body, encoding, path) become the documented envelope, never a 500. */
-export function bodyParserErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = transportError(err) ?? databaseRefusal(err);
+export function bodyParserErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
+  const error = transportError(err, `${req.baseUrl}${req.path}`) ?? databaseRefusal(err);
   if (!error) {
     next(err);
     return;

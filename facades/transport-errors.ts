@@ -1,4 +1,5 @@
 import express from 'express';
+import { BASE64_MAX_BYTES, RECOMMENDED_CHUNK_BYTES } from '../schema/uploads/limits.ts';
 import { AppError } from '../src/platform/errors.ts';
 
 /** Nesting deeper than this is refused before parsing: no document of the API comes near it. */
@@ -10,6 +11,7 @@ const invalid = (code: string, message: string) => new AppError('invalid_request
 
 interface TransportFailure {
   type?: string;
+  limit?: number;
   status?: number;
   code?: string;
   message?: string;
@@ -22,7 +24,7 @@ interface TransportFailure {
  * path decoding), as a precise invalid_request_error; `null` for anything else, which stays unexpected.
  * Each surface renders the answer in its own envelope.
  */
-export function transportError(err: unknown): AppError | null {
+export function transportError(err: unknown, where = ''): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof URIError) {
     return invalid(
@@ -37,7 +39,7 @@ export function transportError(err: unknown): AppError | null {
     case 'entity.too.deep':
       return invalid('json_too_deep', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
     case 'entity.too.large':
-      return invalid('payload_too_large', 'The request body is too large.');
+      return invalid('payload_too_large', tooLargeMessage(failure.limit, where));
     case 'encoding.unsupported':
       return invalid(
         'unsupported_content_encoding',
@@ -60,6 +62,31 @@ export function transportError(err: unknown): AppError | null {
     );
   }
   return null;
+}
+
+const MB = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+/**
+ * Too large, with where to go instead: a base64 upload over the ceiling belongs in an upload session
+ * (chunked, any size) or a URL import; an agent's tool call, in prepare_local_file_upload.
+ */
+function tooLargeMessage(limit: number | undefined, where: string): string {
+  const size = limit ? `larger than the ${MB(limit)} this endpoint takes` : 'too large';
+  if (where === '/v1/files') {
+    return (
+      `The request body is ${size}. Base64 uploads carry about ${MB(BASE64_MAX_BYTES)} of binary: for larger ` +
+      `files create an upload session (POST /v1/uploads) and send chunks of ${RECOMMENDED_CHUNK_BYTES} bytes ` +
+      '(recommended_chunk_bytes), or import from a public URL (POST /v1/files/from-url).'
+    );
+  }
+  if (where === '/api/mcp') {
+    return (
+      `The request body is ${size}. upload_file carries about ${MB(BASE64_MAX_BYTES)} of binary: for larger ` +
+      `files call prepare_local_file_upload and send chunks of ${RECOMMENDED_CHUNK_BYTES} bytes to its ` +
+      'chunk endpoint, or call upload_file_from_url.'
+    );
+  }
+  return `The request body is ${size}.`;
 }
 
 /** zlib (gzip, deflate) and brotli report corrupt or truncated input with these codes. */

@@ -4,7 +4,7 @@ import { authenticate, bearerToken, type Channel } from '../../schema/context.ts
 import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
-import { invalidRequest } from '../../src/platform/errors.ts';
+import { AppError, invalidRequest } from '../../src/platform/errors.ts';
 import { routeHandler } from '../route-handler.ts';
 import { envelopeFrom, sendError } from './errors.ts';
 import type { RestRoute, VariableSource } from './route.ts';
@@ -39,9 +39,28 @@ function readSource(req: Request, source: VariableSource): unknown {
   }
 }
 
+const carriesBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/** A body the JSON parser left alone (another content type): say what the route takes, and where else to go. */
+function unreadableBody(req: Request) {
+  const type = (req.get('content-type') ?? '').split(';')[0]!.trim() || 'none';
+  const where = `${req.method} ${req.baseUrl}${req.path}`;
+  const multipartHint =
+    type === 'multipart/form-data'
+      ? ' Multipart file uploads go to POST /api/mcp/upload (fields `file` and `type`); files of any size to an upload session (POST /v1/uploads).'
+      : '';
+  return new AppError(
+    'invalid_request_error',
+    'unsupported_media_type',
+    `${where} takes a JSON body (Content-Type: application/json), not ${type}.${multipartHint}`,
+  );
+}
+
 function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
   const takesBody = Object.values(route.variables ?? {}).some((source) => source.from === 'body');
   const body: unknown = req.body;
+  if (takesBody && body === undefined && carriesBody(req)) throw unreadableBody(req);
   if (takesBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw invalidRequest(
       `The request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : typeof body}.`,

@@ -139,7 +139,7 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
  * answered message); the other transport failures are -32600 with HTTP 400 (413 when too large).
  */
 export function rpcBodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = transportError(err);
+  const error = transportError(err, '/api/mcp');
   if (!error) {
     next(err);
     return;
@@ -156,9 +156,7 @@ export function rpcBodyErrors(err: unknown, _req: Request, res: Response, next: 
     return;
   }
   const status = error.code === 'payload_too_large' ? 413 : 400;
-  const message =
-    error.code === 'payload_too_large' ? 'The request body is larger than 6 MB.' : error.message;
-  res.status(status).json(createJSONRPCErrorResponse(null, JSONRPC_INVALID_REQUEST, message, data));
+  res.status(status).json(createJSONRPCErrorResponse(null, JSONRPC_INVALID_REQUEST, error.message, data));
 }
 
 /** GET (the SSE stream) and DELETE (session end) are not offered: the endpoint is stateless. */

@@ -2,27 +2,9 @@
  * "Did you mean" for tool names. Agents misspell, pluralise, drop prefixes and use camelCase; the
  * suggestions always name canonical tools.
  */
+import { editDistance } from '../../src/platform/suggest.ts';
 
-/** Optimal string alignment distance: Levenshtein plus adjacent transpositions ("porfile"). */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      }
-      rows[i]![j] = best;
-    }
-  }
-  return rows[a.length]![b.length]!;
-}
+export { editDistance };
 
 /** `getReleaseStatus`, `Get-Release Status` → `get_release_status`. */
 export function normaliseToolName(name: string): string {

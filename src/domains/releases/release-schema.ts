@@ -71,6 +71,24 @@ const ALIASES: Record<string, string> = {
   tokenOffset: 'token_offset',
 };
 
+/** Every name a release object may carry: canonical fields and their accepted aliases. */
+export function releaseFieldNames(): string[] {
+  return [...REQUIRED.release, ...OPTIONAL.release, ...aliasesOf('release')];
+}
+
+/** Every name a track object may carry: canonical fields and their accepted aliases. */
+export function trackFieldNames(): string[] {
+  return [...REQUIRED.track, ...OPTIONAL.track, ...aliasesOf('track')];
+}
+
+/** The aliases whose canonical field belongs to that object (top-level names only). */
+function aliasesOf(part: 'release' | 'track'): string[] {
+  const fields: readonly string[] = [...REQUIRED[part], ...OPTIONAL[part]];
+  return Object.entries(ALIASES)
+    .filter(([alias, canonical]) => !alias.includes('.') && fields.includes(canonical))
+    .map(([alias]) => alias);
+}
+
 const EXAMPLE_STORES = ['spotify', 'apple-music', 'amazon-music', 'youtube-music', 'deezer', 'tiktok'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 

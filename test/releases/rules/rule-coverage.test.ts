@@ -26,6 +26,23 @@ const release = (payload: Payload): Json => payload.release;
 const writers = (payload: Payload, index: number) => track(payload, index).writers as Json[];
 
 const CASES: Case[] = [
+  // field names and the genre catalogue
+  {
+    rule: 'fields.unknown',
+    severity: 'warning',
+    path: 'tracks[0].explicit',
+    mutate: (p) => {
+      track(p, 0).explicit = true;
+    },
+  },
+  {
+    rule: 'genre.not-in-catalogue',
+    severity: 'warning',
+    path: 'release.genre',
+    mutate: (p) => {
+      release(p).genre = 'Hiphop';
+    },
+  },
   // required
   {
     rule: 'required.release-title',

@@ -14,7 +14,8 @@ export type RuleTopic =
   | 'assets'
   | 'dates'
   | 'stores'
-  | 'localization';
+  | 'localization'
+  | 'fields';
 
 export interface RuleDescriptor {
   id: string;
@@ -38,6 +39,7 @@ export const TOPIC_TITLES: Record<RuleTopic, string> = {
   dates: 'Release date and genre',
   stores: 'Store selection',
   localization: 'Languages, scripts and localized metadata',
+  fields: 'Field names',
 };
 
 const RELEASE_TITLES = ['release.title', 'release.title_version'];
@@ -801,6 +803,29 @@ const LOCALIZATION_RULES: RuleDescriptor[] = [
   },
 ];
 
+const FIELD_RULES: RuleDescriptor[] = [
+  {
+    id: 'fields.unknown',
+    severity: 'warning',
+    topic: 'fields',
+    title: 'Unknown fields are ignored',
+    description:
+      'A release or track field that is neither a field of the release schema nor an accepted alias is not stored; the warning names the closest known field.',
+    fieldPaths: ['release', 'tracks[]'],
+    example: { bad: '"explicit": true', good: '"explicit_flag": true' },
+  },
+  {
+    id: 'genre.not-in-catalogue',
+    severity: 'warning',
+    topic: 'dates',
+    title: 'Genre from the catalogue',
+    description:
+      "A genre outside the stores' genre list may be re-filed by the store; the warning names the closest genre of the catalogue (case does not matter).",
+    fieldPaths: ['release.genre', 'tracks[].genre'],
+    example: { bad: '"genre": "Hiphop"', good: '"genre": "Hip-Hop/Rap"' },
+  },
+];
+
 export const RULES: readonly RuleDescriptor[] = [
   ...REQUIRED_RULES,
   ...ARTIST_RULES,
@@ -813,6 +838,7 @@ export const RULES: readonly RuleDescriptor[] = [
   ...DATE_RULES,
   ...STORE_RULES,
   ...LOCALIZATION_RULES,
+  ...FIELD_RULES,
 ];
 
 const RULES_BY_ID = new Map(RULES.map((rule) => [rule.id, rule]));

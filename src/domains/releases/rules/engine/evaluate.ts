@@ -2,6 +2,7 @@ import { createCollector, sortIssues } from './issues.ts';
 import { checkArtists } from './rules-artists.ts';
 import { checkCredits } from './rules-credits.ts';
 import { checkReleaseDate, checkStores } from './rules-dates-stores.ts';
+import { checkGenres, checkUnknownFields } from './rules-fields.ts';
 import { checkIsrcs, checkLinks, checkUpc } from './rules-identifiers.ts';
 import { checkLocalization } from './rules-localization.ts';
 import { checkLookups } from './rules-lookups.ts';
@@ -30,6 +31,8 @@ export async function evaluateRules(
   checkReleaseDate(scope, ctx.now, report);
   checkStores(scope, report);
   checkLocalization(scope, report);
+  checkUnknownFields(scope, report);
+  checkGenres(scope, report);
   await checkLookups(scope, ctx, { isrcs, upc, trackTypes }, report);
   return sortIssues(issues);
 }

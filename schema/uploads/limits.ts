@@ -1,0 +1,6 @@
+/** The upload limits the byte transports and their messages quote (the domain owns them). */
+export {
+  BASE64_MAX_BYTES,
+  MULTIPART_MAX_BYTES,
+  RECOMMENDED_CHUNK_BYTES,
+} from '../../src/domains/uploads/limits.ts';
