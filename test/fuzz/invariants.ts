@@ -1,18 +1,7 @@
+import { ERROR_TYPES as DOCUMENTED_ERROR_TYPES } from '../../facades/rest/openapi/errors.ts';
 import type { FuzzRequest } from './targets.ts';
 
-const ERROR_TYPES = new Set([
-  'invalid_request_error',
-  'authentication_error',
-  'permission_error',
-  'not_found_error',
-  'conflict_error',
-  'validation_error',
-  'locked_error',
-  'rate_limit_error',
-  'oauth_error',
-  'upstream_error',
-  'api_error',
-]);
+const ERROR_TYPES = new Set<string>(DOCUMENTED_ERROR_TYPES);
 
 export interface Answer {
   status: number;
