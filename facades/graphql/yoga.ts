@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
@@ -17,7 +18,9 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
   return createYoga<Record<string, unknown>, Context>({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
-    graphiql: app.config.GRAPHIQL ? { subscriptionsProtocol: 'WS' } : false,
+    graphiql: app.config.GRAPHIQL ? { subscriptionsProtocol: 'WS', title: 'Tributary GraphiQL' } : false,
+    // GraphiQL's script and styles come from an npm package, inlined in the page: nothing leaves the machine.
+    renderGraphiQL,
     landingPage: false,
     logging: false,
     context: async ({ request }) => {

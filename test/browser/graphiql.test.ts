@@ -1,0 +1,68 @@
+/**
+ * GraphiQL in a real browser (Debian's chromium, driven by playwright-core): the page loads with no
+ * request leaving the service, and runs `{ me { email } }` against it. CI installs chromium.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { accountWithToken } from '../support/factories.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const app = useTestApp({ GRAPHIQL: 'true' });
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` (CI does).`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  // Playwright starts chromium with a fresh temporary profile and removes it on close.
+  await browser?.close();
+});
+
+describe('GraphiQL at /graphql', () => {
+  it('loads offline and runs { me { email } } from the page', async () => {
+    const account = await accountWithToken(app().em());
+    const page = await browser.newPage();
+    const origin = new URL(app().url).origin;
+    const elsewhere: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:')
+        elsewhere.push(req.url());
+    });
+    // The token a person would type into GraphiQL's headers tab, added to the page's own requests.
+    await page.route(`${origin}/graphql**`, (route) =>
+      route.request().method() === 'POST'
+        ? route.continue({
+            headers: { ...route.request().headers(), authorization: `Bearer ${account.token}` },
+          })
+        : route.continue(),
+    );
+    const query = encodeURIComponent('{ me { email } }');
+    await page.goto(`${app().url}/graphql?query=${query}`, { waitUntil: 'load', timeout: 30_000 });
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ timeout: 20_000 });
+    await run.click();
+    await expect
+      .poll(async () => (await page.locator('.graphiql-response').textContent()) ?? '', { timeout: 15_000 })
+      .toContain(account.email);
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
