@@ -17,7 +17,7 @@ const { token, accountId } = bench.account;
 /** Commits event n; `committing` is called as the COMMIT goes out, the moment its latency counts from. */
 const commit = (n: number, committing: () => void = () => {}) =>
   orm.em.fork().transactional(async (em) => {
-    await appendEvent(em, { accountId, type: 'bench.event', payload: { n, committedAt: 0 } });
+    await appendEvent(em, { accountId, type: 'release.status_changed', payload: { n, committedAt: 0 } });
     committing();
   });
 

@@ -15,7 +15,7 @@ import { builder, MCP } from '../builder.ts';
 import { UgcPolicyCodeRef } from '../catalog/stores.ts';
 import { requirePrincipal } from '../context.ts';
 
-const SkippedStoreRef = builder.objectRef<SkippedStoreView>('SkippedStore').implement({
+export const SkippedStoreRef = builder.objectRef<SkippedStoreView>('SkippedStore').implement({
   description: 'A store an operation did not act on.',
   fields: (t) => ({
     storeId: t.exposeInt('storeId'),

@@ -1,25 +1,182 @@
+import {
+  type ApprovedPayload,
+  type EventStoreStatus,
+  RELEASE_EVENT_TYPES,
+  type ReleaseEventHead,
+  type StatusChangedPayload,
+  type StoresAddedPayload,
+  type TakedownCompletedPayload,
+} from '../../src/domains/delivery/events.ts';
 import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
+import { AGGREGATE_STATUSES } from '../../src/domains/releases/release.entity.ts';
 import { invalidRequest } from '../../src/platform/errors.ts';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
 import { EventStream } from '../../src/platform/events/subscribe.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { SkippedStoreRef } from '../delivery/operations.ts';
+import { enumFromList } from '../enums.ts';
+import { ArtistProfileRef } from '../releases/release.ts';
 
-const ReleaseEventRef = builder.objectRef<PublishedEvent>('ReleaseEvent').implement({
-  description: 'An event of one of your releases, as published (the same stream feeds webhooks).',
+export const ReleaseEventTypeEnum = enumFromList('ReleaseEventType', RELEASE_EVENT_TYPES, {
+  description:
+    'The kinds of release event; webhooks name them in lower case with a dot (`release.approved`).',
+});
+
+export const AggregateStatusEnum = enumFromList('AggregateStatus', AGGREGATE_STATUSES, {
+  description: 'Where a submitted release stands across its stores.',
+  valueDescriptions: {
+    queued: 'The distributor does not have the release yet.',
+    pending: 'Stores are inspecting it.',
+    delivered: 'Every store has it; not yet live everywhere.',
+    distributed: 'Live in every store.',
+    taken_down: 'Removed from every store.',
+  },
+});
+
+const TakedownScopeEnum = enumFromList('TakedownScope', ['full', 'partial'] as const, {
+  description: '`FULL`: no store has the release any more; `PARTIAL`: some still do.',
+});
+
+const EventStoreStatusRef = builder.objectRef<EventStoreStatus>('EventStoreStatus').implement({
+  description: 'A store in an event.',
+  fields: (t) => ({
+    storeId: t.exposeInt('storeId'),
+    storeName: t.exposeString('storeName'),
+    statusText: t.exposeString('statusText'),
+    urlInStore: t.string({
+      nullable: true,
+      description: 'Present while the store has the release live.',
+      resolve: (s) => s.urlInStore ?? null,
+    }),
+  }),
+});
+
+const ApprovedTrackRef = builder.objectRef<ApprovedPayload['tracks'][number]>('ApprovedTrack').implement({
+  description: 'A track of an approved release with its final ISRC.',
+  fields: (t) => ({
+    trackNumber: t.exposeInt('trackNumber'),
+    title: t.exposeString('title'),
+    isrc: t.exposeString('isrc', { nullable: true }),
+  }),
+});
+
+const payloadOf = <T extends ReleaseEventHead>(event: PublishedEvent) => event.payload as unknown as T;
+
+export const ReleaseEventRef = builder.interfaceRef<PublishedEvent>('ReleaseEvent').implement({
+  description:
+    'An event of one of your releases, as published (the same stream feeds webhooks). Select the fields of ' +
+    'each kind with `... on ReleaseStatusChanged { previousStatus status }` and the like.',
+  resolveType: (event) => TYPE_NAMES[event.type as keyof typeof TYPE_NAMES] ?? 'ReleaseStatusChanged',
   fields: (t) => ({
     cursor: t.string({
       description: 'Pass it as `after` to resume right after this event.',
       resolve: (e) => String(e.cursor),
     }),
-    id: t.string({ resolve: (e) => String(e.id) }),
-    type: t.exposeString('type'),
-    releaseId: t.exposeString('releaseId', { nullable: true }),
-    occurredAt: t.string({ resolve: (e) => String(e.payload.occurredAt ?? e.createdAt) }),
+    id: t.id({ resolve: (e) => String(e.id) }),
+    type: t.field({
+      type: ReleaseEventTypeEnum,
+      resolve: (e) => e.type as (typeof RELEASE_EVENT_TYPES)[number],
+    }),
+    releaseId: t.id({ nullable: true, resolve: (e) => e.releaseId }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      resolve: (e) => new Date(String(e.payload.occurredAt ?? e.createdAt)),
+    }),
+    title: t.string({ description: 'The release title.', resolve: (e) => payloadOf(e).title ?? '' }),
+    artist: t.string({ description: 'The primary artist.', resolve: (e) => payloadOf(e).artist ?? '' }),
+    artistProfiles: t.field({
+      type: [ArtistProfileRef],
+      resolve: (e) => payloadOf(e).artistProfiles ?? [],
+    }),
     payload: t.field({
       type: 'JSON',
-      description: 'The event body, as webhooks deliver it.',
+      description:
+        'The event body exactly as webhooks deliver it (JSON by design: a client can forward or verify it ' +
+        'byte for byte). The typed fields say the same.',
       resolve: (e) => e.payload,
+    }),
+  }),
+});
+
+const TYPE_NAMES = {
+  'release.status_changed': 'ReleaseStatusChanged',
+  'release.approved': 'ReleaseApproved',
+  'release.stores_added': 'ReleaseStoresAdded',
+  'release.takedown_completed': 'ReleaseTakedownCompleted',
+} as const satisfies Record<(typeof RELEASE_EVENT_TYPES)[number], string>;
+
+builder.objectRef<PublishedEvent>('ReleaseStatusChanged').implement({
+  description: 'The release moved: the aggregate status changed, or stores finished a step.',
+  interfaces: [ReleaseEventRef],
+  fields: (t) => ({
+    previousStatus: t.field({
+      type: AggregateStatusEnum,
+      resolve: (e) => payloadOf<StatusChangedPayload>(e).previousStatus,
+    }),
+    status: t.field({ type: AggregateStatusEnum, resolve: (e) => payloadOf<StatusChangedPayload>(e).status }),
+    storeStatuses: t.field({
+      type: [EventStoreStatusRef],
+      description: 'Every store when the aggregate moved; else the stores that changed.',
+      resolve: (e) => payloadOf<StatusChangedPayload>(e).storeStatuses ?? [],
+    }),
+  }),
+});
+
+builder.objectRef<PublishedEvent>('ReleaseApproved').implement({
+  description: 'The release passed approval: its UPC and every track ISRC are final.',
+  interfaces: [ReleaseEventRef],
+  fields: (t) => ({
+    status: t.field({
+      type: AggregateStatusEnum,
+      nullable: true,
+      resolve: (e) => payloadOf<ApprovedPayload>(e).status,
+    }),
+    upc: t.string({ nullable: true, resolve: (e) => payloadOf<ApprovedPayload>(e).upc }),
+    tracks: t.field({ type: [ApprovedTrackRef], resolve: (e) => payloadOf<ApprovedPayload>(e).tracks ?? [] }),
+  }),
+});
+
+builder.objectRef<PublishedEvent>('ReleaseStoresAdded').implement({
+  description: 'More stores were queued for a submitted release; the aggregate status does not move.',
+  interfaces: [ReleaseEventRef],
+  fields: (t) => ({
+    status: t.field({
+      type: AggregateStatusEnum,
+      nullable: true,
+      resolve: (e) => payloadOf<StoresAddedPayload>(e).status,
+    }),
+    storeIds: t.intList({ resolve: (e) => payloadOf<StoresAddedPayload>(e).storeIds ?? [] }),
+    storeStatuses: t.field({
+      type: [EventStoreStatusRef],
+      resolve: (e) => payloadOf<StoresAddedPayload>(e).storeStatuses ?? [],
+    }),
+    skippedStores: t.field({
+      type: [SkippedStoreRef],
+      description: 'Stores that could not be added, each with a reason (`skippedStoreIds` in the payload).',
+      resolve: (e) => payloadOf<StoresAddedPayload>(e).skippedStoreIds ?? [],
+    }),
+  }),
+});
+
+builder.objectRef<PublishedEvent>('ReleaseTakedownCompleted').implement({
+  description: 'Stores confirmed a takedown.',
+  interfaces: [ReleaseEventRef],
+  fields: (t) => ({
+    status: t.field({
+      type: AggregateStatusEnum,
+      nullable: true,
+      resolve: (e) => payloadOf<TakedownCompletedPayload>(e).status,
+    }),
+    scope: t.field({ type: TakedownScopeEnum, resolve: (e) => payloadOf<TakedownCompletedPayload>(e).scope }),
+    storeIds: t.intList({ resolve: (e) => payloadOf<TakedownCompletedPayload>(e).storeIds ?? [] }),
+    storeStatuses: t.field({
+      type: [EventStoreStatusRef],
+      resolve: (e) => payloadOf<TakedownCompletedPayload>(e).storeStatuses ?? [],
+    }),
+    remainingStoreIds: t.intList({
+      description: 'Stores that still have the release.',
+      resolve: (e) => payloadOf<TakedownCompletedPayload>(e).remainingStoreIds ?? [],
     }),
   }),
 });
@@ -41,19 +198,24 @@ builder.subscriptionField('releaseEvents', (t) =>
       'Events of your releases, live. With `after`, every event published after that cursor is replayed first, ' +
       'so a subscriber that reconnects misses nothing.',
     args: {
-      releaseId: t.arg.string({ required: false }),
-      types: t.arg.stringList({ required: false }),
-      after: t.arg.string({ required: false }),
+      releaseId: t.arg.id({ required: false, description: 'Only the events of this release.' }),
+      types: t.arg({
+        type: [ReleaseEventTypeEnum],
+        required: false,
+        description: 'Only these kinds (all when omitted).',
+      }),
+      after: t.arg.string({ required: false, description: 'A cursor of an earlier event: resume after it.' }),
     },
     subscribe: async (_root, args, context) => {
       const { accountId } = requirePrincipal(context);
       const after = parseCursor(args.after);
-      if (args.releaseId)
-        await findOwnedRelease(context.em, accountId, args.releaseId, { field: 'releaseId' });
+      const releaseId =
+        args.releaseId === null || args.releaseId === undefined ? null : String(args.releaseId);
+      if (releaseId) await findOwnedRelease(context.em, accountId, releaseId, { field: 'releaseId' });
       return new EventStream({
         em: context.em,
         pubsub: context.app.pubsub,
-        filter: { accountId, releaseId: args.releaseId ?? null, types: args.types ?? null },
+        filter: { accountId, releaseId, types: args.types ?? null },
         after,
       });
     },

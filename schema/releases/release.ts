@@ -13,7 +13,7 @@ import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
 
-const ArtistProfileRef = builder.objectRef<ArtistProfile>('ArtistProfile').implement({
+export const ArtistProfileRef = builder.objectRef<ArtistProfile>('ArtistProfile').implement({
   description: 'An artist of the release with the store profiles linked to it (null: none linked).',
   fields: (t) => ({
     name: t.exposeString('name'),

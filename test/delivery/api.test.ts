@@ -30,7 +30,7 @@ describe('delivery through the API', () => {
       client.on('connected', () => resolve());
       client.subscribe<{ releaseEvents: (typeof events)[number] }>(
         {
-          query: 'subscription($id: String) { releaseEvents(releaseId: $id, after: "0") { type payload } }',
+          query: 'subscription($id: ID) { releaseEvents(releaseId: $id, after: "0") { type payload } }',
           variables: { id: releaseId },
         },
         { next: (v) => v.data && events.push(v.data.releaseEvents), error: () => {}, complete: () => {} },
@@ -67,14 +67,14 @@ describe('delivery through the API', () => {
     ).toBe(true);
 
     const deadline = Date.now() + 5000;
-    while (!events.some((e) => e.type === 'release.approved') && Date.now() < deadline)
+    while (!events.some((e) => e.type === 'RELEASE_APPROVED') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     await client.dispose();
     const moves = events
-      .filter((e) => e.type === 'release.status_changed')
+      .filter((e) => e.type === 'RELEASE_STATUS_CHANGED')
       .map((e) => `${e.payload.previousStatus}→${e.payload.status}`);
     expect(moves).toEqual(['queued→pending', 'pending→delivered', 'delivered→distributed']);
-    expect(events.map((e) => e.type)).toContain('release.approved');
+    expect(events.map((e) => e.type)).toContain('RELEASE_APPROVED');
 
     const rpc = await request(app().url, 'POST', '/api/mcp', {
       token: account.token,

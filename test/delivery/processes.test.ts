@@ -115,10 +115,10 @@ describe('delivery across processes', () => {
     expect(submitted.status).toBe(201);
     await waitFor(
       async () => events,
-      (e) => e.some((x) => x.type === 'release.approved'),
+      (e) => e.some((x) => x.type === 'RELEASE_APPROVED'),
       20_000,
     );
-    expect(events.filter((e) => e.type === 'release.status_changed').map((e) => e.payload.status)).toEqual([
+    expect(events.filter((e) => e.type === 'RELEASE_STATUS_CHANGED').map((e) => e.payload.status)).toEqual([
       'pending',
       'delivered',
       'distributed',

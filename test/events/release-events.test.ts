@@ -12,7 +12,7 @@ interface Received {
   payload: { n: number };
 }
 
-const QUERY = `subscription($after: String, $releaseId: String) {
+const QUERY = `subscription($after: String, $releaseId: ID) {
   releaseEvents(after: $after, releaseId: $releaseId) { cursor type releaseId payload } }`;
 
 function subscribe(app: TestApp, token: string, variables: Record<string, unknown> = {}) {
@@ -53,7 +53,9 @@ function subscribe(app: TestApp, token: string, variables: Record<string, unknow
 async function emit(app: TestApp, accountId: string, n: number, releaseId: string | null = null) {
   await app
     .em()
-    .transactional((em) => appendEvent(em, { accountId, releaseId, type: 'test.event', payload: { n } }));
+    .transactional((em) =>
+      appendEvent(em, { accountId, releaseId, type: 'release.status_changed', payload: { n } }),
+    );
 }
 
 describe('release event stream', () => {
@@ -112,7 +114,11 @@ describe('release event stream', () => {
     await new Promise((r) => setTimeout(r, 50));
     const slow = app.em();
     await slow.begin();
-    await appendEvent(slow, { accountId: account.accountId, type: 'test.event', payload: { n: 1 } });
+    await appendEvent(slow, {
+      accountId: account.accountId,
+      type: 'release.status_changed',
+      payload: { n: 1 },
+    });
     await emit(app, account.accountId, 2);
     expect((await watcher.until(1)).map((e) => e.payload.n)).toEqual([2]);
     const cursorOfTwo = watcher.received[0]!.cursor;

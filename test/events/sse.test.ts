@@ -11,7 +11,7 @@ describe('release events over server-sent events (GraphQL over SSE)', () => {
     await app()
       .em()
       .transactional((em) =>
-        appendEvent(em, { accountId: account.accountId, type: 'test.event', payload: { n: 1 } }),
+        appendEvent(em, { accountId: account.accountId, type: 'release.status_changed', payload: { n: 1 } }),
       );
     const controller = new AbortController();
     const response = await fetch(`${app().url}/graphql`, {
@@ -35,7 +35,11 @@ describe('release events over server-sent events (GraphQL over SSE)', () => {
         app()
           .em()
           .transactional((em) =>
-            appendEvent(em, { accountId: account.accountId, type: 'test.event', payload: { n: 2 } }),
+            appendEvent(em, {
+              accountId: account.accountId,
+              type: 'release.status_changed',
+              payload: { n: 2 },
+            }),
           ),
       100,
     );

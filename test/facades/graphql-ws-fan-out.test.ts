@@ -52,20 +52,20 @@ describe('graphql-ws fan-out of release events', () => {
     const one = await connect(app, account.token);
     const two = await connect(app, account.token);
     one.subscribe('all', 'subscription { releaseEvents { type payload } }');
-    one.subscribe('other', 'subscription($t: [String!]) { releaseEvents(types: $t) { cursor } }', {
-      t: ['other.event'],
+    one.subscribe('other', 'subscription($t: [ReleaseEventType!]) { releaseEvents(types: $t) { cursor } }', {
+      t: ['RELEASE_APPROVED'],
     });
     two.subscribe('all', 'subscription { releaseEvents { type payload } }');
     await settle();
 
-    await emit(account.accountId, 'test.event', 1);
-    await emit(account.accountId, 'other.event', 2);
+    await emit(account.accountId, 'release.status_changed', 1);
+    await emit(account.accountId, 'release.approved', 2);
     const first = await one.until(3);
     const second = await two.until(2);
 
     expect(first.filter((f) => f.id === 'all').map((f) => [f.type, f.payload])).toEqual([
-      ['next', { data: { releaseEvents: { type: 'test.event', payload: { n: 1 } } } }],
-      ['next', { data: { releaseEvents: { type: 'other.event', payload: { n: 2 } } } }],
+      ['next', { data: { releaseEvents: { type: 'RELEASE_STATUS_CHANGED', payload: { n: 1 } } } }],
+      ['next', { data: { releaseEvents: { type: 'RELEASE_APPROVED', payload: { n: 2 } } } }],
     ]);
     const others = first.filter((f) => f.id === 'other');
     expect(others).toHaveLength(1);
@@ -75,7 +75,7 @@ describe('graphql-ws fan-out of release events', () => {
 
     one.complete('all');
     await settle(100);
-    await emit(account.accountId, 'other.event', 3);
+    await emit(account.accountId, 'release.approved', 3);
     await two.until(3);
     await one.until(4);
     await settle(100);
@@ -87,11 +87,11 @@ describe('graphql-ws fan-out of release events', () => {
 
   it('replays from a cursor while events keep coming: every event once, in cursor order', async () => {
     const account = await accountWithToken(app.em());
-    for (const n of [1, 2, 3]) await emit(account.accountId, 'test.event', n);
+    for (const n of [1, 2, 3]) await emit(account.accountId, 'release.status_changed', n);
     const watcher = await connect(app, account.token);
     // Events published while the replay reads the outbox arrive both ways: each must be sent once.
     const emitting = (async () => {
-      for (let n = 4; n <= 40; n++) await emit(account.accountId, 'test.event', n);
+      for (let n = 4; n <= 40; n++) await emit(account.accountId, 'release.status_changed', n);
     })();
     await new Promise((r) => setTimeout(r, 30));
     watcher.subscribe('r', 'subscription { releaseEvents(after: "0") { cursor payload } }');
@@ -119,7 +119,7 @@ describe('graphql-ws fan-out of release events', () => {
     await settle();
     leaving.socket.terminate();
     await settle(100);
-    await emit(account.accountId, 'test.event', 1);
+    await emit(account.accountId, 'release.status_changed', 1);
     const frames = await staying.until(1);
     expect(frames.map((f) => f.payload.data.releaseEvents.payload.n)).toEqual([1]);
     expect(leaving.frames()).toEqual([]);

@@ -8,6 +8,52 @@ import type { Delivery } from './delivery.entity.ts';
 import type { SkippedStore } from './distributor.ts';
 import { storeNameOf } from './status-text.ts';
 
+/** The kinds of release event, as webhooks name them. */
+export const RELEASE_EVENT_TYPES = [
+  'release.status_changed',
+  'release.approved',
+  'release.stores_added',
+  'release.takedown_completed',
+] as const;
+export type ReleaseEventType = (typeof RELEASE_EVENT_TYPES)[number];
+
+/** What every release event carries (the JSON webhooks deliver; `event` repeats the type). */
+export interface ReleaseEventHead {
+  event: ReleaseEventType;
+  releaseId: string;
+  title: string;
+  artist: string;
+  artistProfiles: ArtistProfile[];
+  occurredAt: string;
+}
+
+export interface StatusChangedPayload extends ReleaseEventHead {
+  previousStatus: AggregateStatus;
+  status: AggregateStatus;
+  storeStatuses: EventStoreStatus[];
+}
+
+export interface ApprovedPayload extends ReleaseEventHead {
+  status: AggregateStatus | null;
+  upc: string | null;
+  tracks: { trackNumber: number; title: string; isrc: string | null }[];
+}
+
+export interface StoresAddedPayload extends ReleaseEventHead {
+  status: AggregateStatus | null;
+  storeIds: number[];
+  storeStatuses: EventStoreStatus[];
+  skippedStoreIds: (SkippedStore & { storeName: string })[];
+}
+
+export interface TakedownCompletedPayload extends ReleaseEventHead {
+  status: AggregateStatus | null;
+  scope: 'full' | 'partial';
+  storeIds: number[];
+  storeStatuses: EventStoreStatus[];
+  remainingStoreIds: number[];
+}
+
 /** A store in an event: `urlInStore` only while the store has the release live. */
 export interface EventStoreStatus {
   storeId: number;
