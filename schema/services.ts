@@ -1,3 +1,5 @@
+import type { Distributor } from '../src/domains/delivery/distributor.ts';
+import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
@@ -25,6 +27,8 @@ export interface AppServices {
   scratch: Scratch;
   outbound: OutboundClient;
   rateLimits: RateLimits;
+  /** The Distributor port: who delivers releases to stores (DISTRIBUTOR; the sandbox by default). */
+  distributor: Distributor;
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
@@ -35,13 +39,21 @@ export interface AppServices {
   version: string;
 }
 
+/** The adapter DISTRIBUTOR names; `sandbox` is the only one this build ships. */
+function distributorFor(config: AppConfig): Distributor {
+  switch (config.DISTRIBUTOR) {
+    case 'sandbox':
+      return createSandboxDistributor({ stepSeconds: config.SANDBOX_STEP_SECONDS });
+  }
+}
+
 /** Builds the services from configuration: the same wiring for the server, the tests and the benches. */
 export async function buildAppServices(
   config: AppConfig,
   orm: Orm,
   logger: Logger,
   version: string,
-  overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits'>> = {},
+  overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor'>> = {},
 ): Promise<AppServices> {
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
@@ -68,6 +80,7 @@ export async function buildAppServices(
         redisUrl: config.REDIS_URL,
         onConnectionError: connectionError('rate limits'),
       }),
+    distributor: overrides.distributor ?? distributorFor(config),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),

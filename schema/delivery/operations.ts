@@ -109,7 +109,7 @@ builder.mutationField('distributeRelease', (t) =>
         requirePrincipal(context).accountId,
         args.releaseId,
         args.storeIds,
-        context.app.config.SANDBOX_STEP_SECONDS,
+        context.app.distributor,
       ),
   }),
 );
@@ -131,7 +131,7 @@ builder.mutationField('takedownRelease', (t) =>
         requirePrincipal(context).accountId,
         args.releaseId,
         args.storeIds,
-        context.app.config.SANDBOX_STEP_SECONDS,
+        context.app.distributor,
       ),
   }),
 );

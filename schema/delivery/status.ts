@@ -86,7 +86,10 @@ builder.queryField('releaseStatus', (t) =>
     args: { releaseId: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
       const release = await callersRelease(context, args.releaseId);
-      return { releaseId: release.id, ...(await storeStatuses(context.em, release)) };
+      return {
+        releaseId: release.id,
+        ...(await storeStatuses(context.em, release, context.app.distributor)),
+      };
     },
   }),
 );

@@ -71,7 +71,7 @@ builder.mutationField('submitRelease', (t) =>
         {
           idempotencyKey: args.idempotencyKey ?? null,
           provenance: args.provenance ?? null,
-          deliveryStepSeconds: context.app.config.SANDBOX_STEP_SECONDS,
+          handOver: (em, release, at) => context.app.distributor.deliver(em, release, at),
         },
       );
     },

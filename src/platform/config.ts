@@ -32,6 +32,7 @@ const configSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
+    DISTRIBUTOR: z.enum(['sandbox']).default('sandbox'),
     SANDBOX_STEP_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
     WEBHOOK_SECRET_KEY: z
       .string()

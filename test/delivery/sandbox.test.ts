@@ -9,7 +9,7 @@ import { ISRC_PATTERN, isValidUpc } from '../../src/domains/delivery/identifiers
 import { readReleaseJob } from '../../src/domains/delivery/read-job.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
 import { instructSandbox, setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
-import { sandboxDistributor } from '../../src/domains/delivery/sandbox-distributor.ts';
+import { createSandboxDistributor } from '../../src/domains/delivery/sandbox-distributor.ts';
 import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
@@ -27,6 +27,9 @@ import {
   tick,
 } from './support.ts';
 import { walkXml } from './xml-walker.ts';
+
+/** The sandbox adapter as the application wires it (status reads need no clock). */
+const sandbox = createSandboxDistributor({ stepSeconds: STEP });
 
 const url = (alias: string, releaseId: string) => `https://${alias}.sandbox.example/release/${releaseId}`;
 
@@ -156,21 +159,21 @@ describe('sandbox distributor', () => {
   it('reports the queued response until the distributor has the release, then live statuses', async () => {
     const fixture = await submittedRelease(orm());
     const { em, release } = await load(fixture.releaseId);
-    expect(await storeStatuses(em, release)).toEqual({
+    expect(await storeStatuses(em, release, sandbox)).toEqual({
       aggregateStatus: 'queued',
       pending: true,
       stores: [],
     });
     const clock = new ManualClock();
     await enqueueRelease(em, release, clock, STEP);
-    const queued = await storeStatuses(orm().em.fork(), release);
+    const queued = await storeStatuses(orm().em.fork(), release, sandbox);
     expect(queued.aggregateStatus).toBe('queued');
     expect(queued.pending).toBe(true);
     expect(queued.stores.map((s) => s.statusText)).toEqual(['Queued', 'Queued', 'Queued']);
     await tick(orm(), clock);
     await tick(orm(), clock);
     await tick(orm(), clock);
-    const live = await storeStatuses(orm().em.fork(), await releaseOf(orm(), fixture.releaseId));
+    const live = await storeStatuses(orm().em.fork(), await releaseOf(orm(), fixture.releaseId), sandbox);
     expect(live).toEqual({
       aggregateStatus: 'distributed',
       pending: false,
@@ -294,9 +297,9 @@ describe('sandbox distributor', () => {
     await tick(orm(), clock); // in inspection: nothing is sent
     expect((await statusesOf(orm(), releaseId))[308]).toBe('in_inspection');
     expect(await eventsOf(orm(), releaseId, events[0]!.id)).toEqual([]);
-    expect((await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId))).aggregateStatus).toBe(
-      'distributed',
-    );
+    expect(
+      (await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId), sandbox)).aggregateStatus,
+    ).toBe('distributed');
 
     await tick(orm(), clock); // delivered: the added stores report on their own
     events = await eventsOf(orm(), releaseId, events[0]!.id);
@@ -322,7 +325,7 @@ describe('sandbox distributor', () => {
       requested: [302],
       skipped: [{ storeId: 999, reason: 'not_delivered' }],
     });
-    const pendingTakedown = await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId));
+    const pendingTakedown = await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId), sandbox);
     expect(pendingTakedown.aggregateStatus).toBe('distributed');
     expect(pendingTakedown.stores.find((s) => s.storeId === 302)).toMatchObject({
       statusText: 'Takedown requested',
@@ -364,8 +367,11 @@ describe('sandbox distributor', () => {
     const { releaseId, clock } = await distributed();
     const before = await lastEventId(orm(), releaseId);
     const { em, release } = await load(releaseId);
-    const distributor = sandboxDistributor(em, { clock, stepSeconds: STEP });
-    expect(await distributor.takedown(release, 'all')).toEqual({ requested: [301, 302, 306], skipped: [] });
+    const distributor = createSandboxDistributor({ clock, stepSeconds: STEP });
+    expect(await distributor.takedown(em, release, 'all')).toEqual({
+      requested: [301, 302, 306],
+      skipped: [],
+    });
     expect(await eventsOf(orm(), releaseId, before)).toEqual([]);
     await tick(orm(), clock);
 
@@ -385,7 +391,7 @@ describe('sandbox distributor', () => {
       remainingStoreIds: [],
     });
     expect((await releaseOf(orm(), releaseId)).aggregateStatus).toBe('taken_down');
-    const status = await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId));
+    const status = await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId), sandbox);
     expect(status.aggregateStatus).toBe('taken_down');
   });
 
@@ -467,7 +473,7 @@ describe('sandbox distributor', () => {
       expect(await eventsOf(orm(), releaseId, before)).toEqual([]);
 
       const { em, release } = await load(releaseId);
-      const status = await storeStatuses(em, release);
+      const status = await storeStatuses(em, release, sandbox);
       expect(status).toMatchObject({
         aggregateStatus: 'pending',
         pending: false,
@@ -480,7 +486,7 @@ describe('sandbox distributor', () => {
         'In inspection',
       ]);
       await expect(
-        sandboxDistributor(em, { clock, stepSeconds: STEP }).status(release),
+        createSandboxDistributor({ clock, stepSeconds: STEP }).status(em, release),
       ).rejects.toBeInstanceOf(DistributorOfflineError);
     } finally {
       await setSandboxOffline(orm().em.fork(), false);
@@ -492,7 +498,7 @@ describe('sandbox distributor', () => {
       306: 'delivered',
     });
     const { em, release } = await load(releaseId);
-    expect((await storeStatuses(em, release)).fallback).toBeUndefined();
+    expect((await storeStatuses(em, release, sandbox)).fallback).toBeUndefined();
   });
 
   it('two concurrent steps never move a store twice (SKIP LOCKED)', async () => {

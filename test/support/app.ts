@@ -24,9 +24,15 @@ export interface TestApp {
  * Starts the app on a fresh database of its own, or, when `env.DATABASE_URL` is given, on that one
  * (a second instance beside another; the first one owns and drops it).
  */
+export interface TestAppOptions {
+  background?: boolean;
+  /** Services that replace the configured ones (a distributor adapter of the test's own, say). */
+  services?: Partial<Pick<AppServices, 'distributor'>>;
+}
+
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { background?: boolean } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = env.DATABASE_URL
     ? { url: env.DATABASE_URL, drop: async () => {} }
@@ -47,6 +53,7 @@ export async function startTestApp(
     orm,
     createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     'test',
+    options.services,
   );
   // The relay always runs (events reach subscribers); the other workers only when a test asks.
   const stopBackground = options.background ? await startBackgroundWork(services) : null;
@@ -75,10 +82,7 @@ export async function startTestApp(
 }
 
 /** Starts one app for the test file and stops it afterwards. */
-export function useTestApp(
-  env: Record<string, string> = {},
-  options: { background?: boolean } = {},
-): () => TestApp {
+export function useTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): () => TestApp {
   let app: TestApp | undefined;
   beforeAll(async () => {
     app = await startTestApp(env, options);

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AggregateStatus, Release } from '../releases/release.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 
@@ -53,11 +54,18 @@ export interface ReleaseDeliveryStatus {
   fallbackReason?: string;
 }
 
-/** A distributor behind which the release is delivered to stores; the sandbox is the default one. */
+/**
+ * The Distributor port: what Tributary asks of whoever delivers releases to stores. One service of the
+ * application (AppServices.distributor), chosen by configuration; the sandbox is the default adapter.
+ * Every call runs on the caller's EntityManager, inside its transaction when there is one, so what a
+ * distributor records (delivery rows, jobs, events) commits or rolls back with the request.
+ */
 export interface Distributor {
-  /** First delivery of a submitted release, or more stores for one already delivered. */
-  deliver(release: Release, storeIds: readonly number[]): Promise<QueueResult>;
-  takedown(release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;
+  /** Hands over a release just submitted, for its target stores (the release's selection). */
+  deliver(em: EntityManager, release: Release, at: Date): Promise<QueueResult>;
+  /** More stores for a release already handed over. */
+  addStores(em: EntityManager, release: Release, storeIds: readonly number[]): Promise<QueueResult>;
+  takedown(em: EntityManager, release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;
   /** Live statuses; throws DistributorOfflineError when the distributor cannot be reached. */
-  status(release: Release): Promise<ReleaseDeliveryStatus>;
+  status(em: EntityManager, release: Release): Promise<ReleaseDeliveryStatus>;
 }

@@ -1,11 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Release } from '../releases/release.entity.ts';
 import { addStores } from './add-stores.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Distributor } from './distributor.ts';
-import type { EligibilityOptions } from './eligibility.ts';
 import { enqueueRelease } from './enqueue-release.ts';
-import { ReleaseJob } from './release-job.entity.ts';
 import { requestTakedown } from './request-takedown.ts';
 import { sandboxStatus } from './store-statuses.ts';
 
@@ -18,32 +15,33 @@ export { requestTakedown } from './request-takedown.ts';
 export { instructSandbox, setSandboxOffline } from './sandbox-control.ts';
 export { storeStatuses } from './store-statuses.ts';
 
-export interface SandboxOptions extends EligibilityOptions {
+export interface SandboxOptions {
   clock?: Clock;
   /** Seconds per store step (SANDBOX_STEP_SECONDS). */
   stepSeconds: number;
 }
 
+/** The release's stored UGC policy choices, applied to the stores it is delivered to. */
+const ugcPoliciesOf = (release: Release) => ({ ugcPolicies: release.ugcPolicies ?? {} });
+
 /**
- * The sandbox behind the Distributor port, bound to one EntityManager (a request's). It keeps its
- * whole state in rows (deliveries, release_jobs, sandbox_controls); `advanceRelease` moves a release on
- * when its job wakes it (see schedule.ts).
+ * The sandbox adapter of the Distributor port: it behaves like a real distributor (ERN messages per
+ * store, queued → in inspection → delivered → live on its clock, takedowns confirmed, failures and
+ * outages on request) and keeps its whole state in rows (deliveries, release_jobs, sandbox_controls);
+ * the delivery job (`advanceRelease`) moves a release on when it wakes (see schedule.ts).
  */
-export function sandboxDistributor(em: EntityManager, options: SandboxOptions): Distributor {
+export function createSandboxDistributor(options: SandboxOptions): Distributor {
   const clock = options.clock ?? systemClock;
   return {
-    async deliver(release: Release, storeIds: readonly number[]) {
-      const job = await em.findOne(ReleaseJob, { release: release.id });
-      if (!job) {
-        const { queued, skipped } = await enqueueRelease(em, release, clock, options.stepSeconds, {
-          ...options,
-          storeIds,
-        });
-        return { queued, skipped };
-      }
-      return addStores(em, release, storeIds, clock, options.stepSeconds, options);
+    async deliver(em, release, at) {
+      const { queued, skipped } = await enqueueRelease(em, release, { now: () => at }, options.stepSeconds, {
+        ...ugcPoliciesOf(release),
+      });
+      return { queued, skipped };
     },
-    takedown: (release, storeIds) => requestTakedown(em, release, storeIds, clock, options.stepSeconds),
-    status: (release) => sandboxStatus(em, release),
+    addStores: (em, release, storeIds) =>
+      addStores(em, release, storeIds, clock, options.stepSeconds, ugcPoliciesOf(release)),
+    takedown: (em, release, storeIds) => requestTakedown(em, release, storeIds, clock, options.stepSeconds),
+    status: (em, release) => sandboxStatus(em, release),
   };
 }

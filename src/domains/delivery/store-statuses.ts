@@ -40,10 +40,10 @@ export async function sandboxStatus(em: EntityManager, release: Release): Promis
 export async function storeStatuses(
   em: EntityManager,
   release: Release,
-  distributor?: Pick<Distributor, 'status'>,
+  distributor: Pick<Distributor, 'status'>,
 ): Promise<ReleaseDeliveryStatus> {
   try {
-    return distributor ? await distributor.status(release) : await sandboxStatus(em, release);
+    return await distributor.status(em, release);
   } catch (error) {
     if (!(error instanceof DistributorOfflineError)) throw error;
     return { ...(await recordedStatuses(em, release)), fallback: true, fallbackReason: error.reason };

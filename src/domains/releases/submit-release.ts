@@ -3,8 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { InsufficientCreditsError, postLedgerEntry } from '../credits/post-ledger-entry.ts';
-import { DEFAULT_SANDBOX_STEP_SECONDS } from '../delivery/clock.ts';
-import { enqueueRelease } from '../delivery/enqueue-release.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
@@ -33,8 +31,11 @@ export interface SubmitOptions {
   idempotencyKey?: string | null;
   provenance?: string | null;
   now?: Date;
-  /** Pace of the sandbox distributor (seconds per store step); the delivery job is queued with the release. */
-  deliveryStepSeconds?: number;
+  /**
+   * Hands the submitted release over for delivery, in the submission's transaction (the caller wires
+   * the distributor): a release is never submitted without being handed over, nor the other way round.
+   */
+  handOver: (em: EntityManager, release: Release, at: Date) => Promise<unknown>;
 }
 
 export interface SubmitResult {
@@ -56,7 +57,7 @@ export async function submitRelease(
   em: EntityManager,
   accountId: string,
   input: SubmitInput,
-  options: SubmitOptions = {},
+  options: SubmitOptions,
 ): Promise<SubmitResult> {
   const now = options.now ?? new Date();
   if (!Array.isArray(input.tracks))
@@ -106,16 +107,8 @@ export async function submitRelease(
       recordTracks(tem, submitted, prepared, charges);
       recordArtists(tem, submitted, prepared.release);
       await tem.flush();
-      // The delivery job and one delivery per store commit with the submission: no release waits unqueued.
-      await enqueueRelease(
-        tem,
-        submitted,
-        { now: () => now },
-        options.deliveryStepSeconds ?? DEFAULT_SANDBOX_STEP_SECONDS,
-        {
-          ugcPolicies: ugcPoliciesByStore(submitted.ugcPolicies),
-        },
-      );
+      // The hand-over commits with the submission: no release waits unqueued.
+      await options.handOver(tem, submitted, now);
       return {
         release: submitted,
         charges,
@@ -304,9 +297,4 @@ function insufficient(charges: Charges, error: InsufficientCreditsError): AppErr
       ],
     },
   );
-}
-
-/** Stored policy choices (keys are store ids as text) in the form the delivery domain reads. */
-function ugcPoliciesByStore(stored: Record<string, string> | null | undefined): Record<number, string> {
-  return Object.fromEntries(Object.entries(stored ?? {}).map(([storeId, code]) => [Number(storeId), code]));
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden } from '../../../platform/errors.ts';
-import { addStores } from '../add-stores.ts';
-import { type Clock, systemClock } from '../clock.ts';
+import type { Distributor } from '../distributor.ts';
 import { lockOwnedSubmittedRelease } from '../lock-release.ts';
 import { storeNameOf } from '../status-text.ts';
 import { readStoreList } from './store-list.ts';
@@ -17,16 +16,15 @@ export interface DistributeResult {
 /**
  * POST /releases/{id}/distribute: queues a submitted release for more stores (ids or aliases) without
  * re-uploading, in one transaction with the release row locked first. 409 `release_not_submitted`
- * before submission; 403 `store_not_available` when an entry names no store of the catalog. The stored
- * UGC policy choices of the release apply to the stores queued now.
+ * before submission; 403 `store_not_available` when an entry names no store of the catalog. The
+ * distributor applies the release's stored UGC policy choices to the stores queued now.
  */
 export async function distributeToStores(
   em: EntityManager,
   accountId: string,
   releaseId: string,
   storeIds: unknown,
-  stepSeconds: number,
-  clock: Clock = systemClock,
+  distributor: Distributor,
 ): Promise<DistributeResult> {
   return em.transactional(async (tem) => {
     const release = await lockOwnedSubmittedRelease(tem, accountId, releaseId);
@@ -38,9 +36,7 @@ export async function distributeToStores(
         'store_not_available',
       );
     }
-    const result = await addStores(tem, release, list.storeIds, clock, stepSeconds, {
-      ugcPolicies: release.ugcPolicies ?? {},
-    });
+    const result = await distributor.addStores(tem, release, list.storeIds);
     const queued = result.queued.map(storeNameOf);
     return {
       releaseId: release.id,

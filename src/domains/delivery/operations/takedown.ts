@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, invalidRequest } from '../../../platform/errors.ts';
-import { type Clock, systemClock } from '../clock.ts';
+import type { Distributor } from '../distributor.ts';
 import { lockOwnedSubmittedRelease } from '../lock-release.ts';
-import { requestTakedown } from '../request-takedown.ts';
 import { storeNameOf } from '../status-text.ts';
 import { readStoreList } from './store-list.ts';
 import { type SkippedStoreView, skippedView } from './views.ts';
@@ -46,13 +45,12 @@ export async function takedownStores(
   accountId: string,
   releaseId: string,
   storeIds: unknown,
-  stepSeconds: number,
-  clock: Clock = systemClock,
+  distributor: Distributor,
 ): Promise<TakedownStoresResult> {
   return em.transactional(async (tem) => {
     const release = await lockOwnedSubmittedRelease(tem, accountId, releaseId);
     const target = readTakedownTarget(storeIds);
-    const result = await requestTakedown(tem, release, target, clock, stepSeconds);
+    const result = await distributor.takedown(tem, release, target);
     const requested = result.requested.map(storeNameOf);
     return {
       releaseId: release.id,
