@@ -27,6 +27,8 @@ export const builder = new SchemaBuilder<{
   AuthScopes: AuthScopes;
   DefaultFieldNullability: false;
   Scalars: {
+    // GraphQL hands every ID argument over as a string (integers included); ids go out as strings.
+    ID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
   };

@@ -12,14 +12,14 @@ const PROGRESS_FIELDS = `sessionId status fileSize receivedBytes receivedChunks 
 export function fileOperations() {
   return {
     session: prepareOperation(
-      `query UploadSession($sessionId: String!) { uploadSession(sessionId: $sessionId) { ${PROGRESS_FIELDS} } }`,
+      `query UploadSession($sessionId: ID!) { uploadSession(sessionId: $sessionId) { ${PROGRESS_FIELDS} } }`,
     ),
     recordChunk: prepareOperation(
-      `mutation RecordChunk($sessionId: String!, $chunkIndex: Int!) {
+      `mutation RecordChunk($sessionId: ID!, $chunkIndex: Int!) {
         recordUploadChunk(sessionId: $sessionId, chunkIndex: $chunkIndex) { ${PROGRESS_FIELDS} } }`,
     ),
     complete: prepareOperation(
-      `mutation CompleteUpload($sessionId: String!, $fileName: String, $fileType: String, $type: UploadType) {
+      `mutation CompleteUpload($sessionId: ID!, $fileName: String, $fileType: String, $type: UploadType) {
         completeUpload(sessionId: $sessionId, fileName: $fileName, fileType: $fileType, type: $type) { ${FILE_FIELDS} } }`,
     ),
     storeIncoming: prepareOperation(

@@ -30,7 +30,7 @@ export const SkippedStoreRef = builder.objectRef<SkippedStoreView>('SkippedStore
 
 const DistributeResultRef = builder.objectRef<DistributeResult>('DistributeResult').implement({
   fields: (t) => ({
-    releaseId: t.exposeString('releaseId'),
+    releaseId: t.exposeID('releaseId'),
     queuedStoreIds: t.exposeIntList('queuedStoreIds', { description: 'Stores queued for delivery now.' }),
     skippedStoreIds: t.field({
       type: [SkippedStoreRef],
@@ -43,7 +43,7 @@ const DistributeResultRef = builder.objectRef<DistributeResult>('DistributeResul
 
 const TakedownResultRef = builder.objectRef<TakedownStoresResult>('TakedownResult').implement({
   fields: (t) => ({
-    releaseId: t.exposeString('releaseId'),
+    releaseId: t.exposeID('releaseId'),
     requestedStoreIds: t.exposeIntList('requestedStoreIds', {
       description: 'Stores asked to remove the release; each confirms a step later.',
     }),
@@ -59,7 +59,7 @@ const TakedownResultRef = builder.objectRef<TakedownStoresResult>('TakedownResul
 const TargetStoresResultRef = builder.objectRef<TargetStoresResult>('DistributionStoresResult').implement({
   fields: (t) => ({
     ok: t.boolean({ resolve: () => true }),
-    releaseId: t.exposeString('releaseId'),
+    releaseId: t.exposeID('releaseId'),
     distributionStoreIds: t.field({
       type: ['Int'],
       nullable: true,
@@ -87,7 +87,7 @@ const UgcPolicyRef = builder.objectRef<UgcPolicyView>('ReleaseUgcPolicy').implem
 
 const UgcPoliciesRef = builder.objectRef<UgcPoliciesResult>('ReleaseUgcPolicies').implement({
   fields: (t) => ({
-    releaseId: t.exposeString('releaseId'),
+    releaseId: t.exposeID('releaseId'),
     policies: t.field({ type: [UgcPolicyRef], resolve: (r) => r.policies }),
   }),
 });
@@ -100,7 +100,7 @@ builder.mutationField('distributeRelease', (t) =>
       'Queue a submitted release for more stores (ids or aliases) without re-uploading. Stores that cannot ' +
       'take it come back in skippedStoreIds with a reason. 409 before submission; 403 for unknown stores.',
     args: {
-      releaseId: t.arg.string({ required: true }),
+      releaseId: t.arg.id({ required: true }),
       storeIds: t.arg({ type: 'JSON', required: true }),
     },
     resolve: (_root, args, context) =>
@@ -122,7 +122,7 @@ builder.mutationField('takedownRelease', (t) =>
       'Ask stores to remove a submitted release: storeIds an array of ids or aliases, or "all" (absent: ' +
       'all). Irreversible; stores confirm over the next delivery steps. 409 before submission.',
     args: {
-      releaseId: t.arg.string({ required: true }),
+      releaseId: t.arg.id({ required: true }),
       storeIds: t.arg({ type: 'JSON', required: false }),
     },
     resolve: (_root, args, context) =>
@@ -144,7 +144,7 @@ builder.mutationField('setDistributionStores', (t) =>
       'The stores the next submission or redistribution targets (ids or aliases); null resets to all ' +
       'supported stores. Delivers nothing now. Unknown entries are ignored and named in note.',
     args: {
-      releaseId: t.arg.string({ required: true }),
+      releaseId: t.arg.id({ required: true }),
       storeIds: t.arg({ type: 'JSON', required: false }),
     },
     resolve: (_root, args, context) =>
@@ -160,7 +160,7 @@ builder.mutationField('setUgcPolicies', (t) =>
       'Choose user-generated-content policies: an object mapping a store id or alias (307, 310, 319) to a ' +
       'policy code; null resets the store to its default. Applies at the next delivery to those stores.',
     args: {
-      releaseId: t.arg.string({ required: true }),
+      releaseId: t.arg.id({ required: true }),
       policies: t.arg({ type: 'JSON', required: true }),
     },
     resolve: (_root, args, context) =>
@@ -175,7 +175,7 @@ builder.queryField('ugcPolicies', (t) =>
     description:
       'The user-generated-content policy of each UGC store (307, 310, 319) for one of your releases, ' +
       'defaults filled in, with the codes each store offers.',
-    args: { releaseId: t.arg.string({ required: true }) },
+    args: { releaseId: t.arg.id({ required: true }) },
     resolve: (_root, args, context) =>
       getUgcPolicies(context.em, requirePrincipal(context).accountId, args.releaseId),
   }),

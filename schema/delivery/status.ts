@@ -23,7 +23,7 @@ const ReleaseStatusRef = builder
   .objectRef<Status & { releaseId: string }>('ReleaseDeliveryStatus')
   .implement({
     fields: (t) => ({
-      releaseId: t.exposeString('releaseId'),
+      releaseId: t.exposeID('releaseId'),
       aggregateStatus: t.exposeString('aggregateStatus', {
         description: '`queued`, `pending`, `delivered`, `distributed` or `taken_down`.',
       }),
@@ -64,8 +64,8 @@ const JobErrorRef = builder.objectRef<ReleaseJobView['errors'][number]>('Release
 const ReleaseJobRef = builder.objectRef<ReleaseJobView>('ReleaseJob').implement({
   description: 'The background processing job of a submitted release: state, steps and errors.',
   fields: (t) => ({
-    jobId: t.exposeString('jobId'),
-    releaseId: t.exposeString('releaseId'),
+    jobId: t.exposeID('jobId'),
+    releaseId: t.exposeID('releaseId'),
     state: t.exposeString('state', { description: '`queued`, `running`, `completed` or `failed`.' }),
     steps: t.field({ type: [JobStepRef], resolve: (j) => j.steps }),
     errors: t.field({ type: [JobErrorRef], resolve: (j) => j.errors }),
@@ -83,7 +83,7 @@ builder.queryField('releaseStatus', (t) =>
     type: ReleaseStatusRef,
     authScopes: MCP,
     description: 'Per-store delivery status and the aggregate status of one of your releases.',
-    args: { releaseId: t.arg.string({ required: true }) },
+    args: { releaseId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
       const release = await callersRelease(context, args.releaseId);
       return {
@@ -99,7 +99,7 @@ builder.queryField('releaseJob', (t) =>
     type: ReleaseJobRef,
     authScopes: MCP,
     description: 'The processing job of one of your releases (a release gets one when it is submitted).',
-    args: { releaseId: t.arg.string({ required: true }) },
+    args: { releaseId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
       const release = await callersRelease(context, args.releaseId);
       const job = await readReleaseJob(context.em, release);

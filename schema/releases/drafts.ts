@@ -12,7 +12,7 @@ const DraftModeEnum = builder.enumType('DraftMode', {
 const SnapshotRef = builder.objectRef<DraftResult['snapshot']>('DraftSnapshot').implement({
   fields: (t) => ({
     revision: t.exposeInt('revision'),
-    snapshotId: t.exposeString('snapshotId'),
+    snapshotId: t.exposeID('snapshotId'),
     status: t.exposeString('status'),
   }),
 });
@@ -31,7 +31,7 @@ const LatestRef = builder.objectRef<DraftResult['latest']>('DraftLatest').implem
 
 const DraftResultRef = builder.objectRef<DraftResult>('DraftResult').implement({
   fields: (t) => ({
-    releaseId: t.exposeString('releaseId'),
+    releaseId: t.exposeID('releaseId'),
     releaseCreated: t.exposeBoolean('releaseCreated'),
     snapshot: t.field({ type: SnapshotRef, resolve: (r) => r.snapshot }),
     latest: t.field({ type: LatestRef, resolve: (r) => r.latest }),
@@ -57,7 +57,7 @@ builder.mutationField('saveDraft', (t) =>
       uploadRequests: t.arg({ type: 'JSON', required: false, validate: payloadValidation('uploadRequests') }),
       status: t.arg.string({ required: false, validate: { maxLength: 50 } }),
       mode: t.arg({ type: DraftModeEnum, required: false }),
-      releaseId: t.arg.string({ required: false }),
+      releaseId: t.arg.id({ required: false }),
       conversationId: t.arg.string({ required: false, validate: { minLength: 1, maxLength: 200 } }),
       ifMatch: t.arg.int({
         required: false,

@@ -125,7 +125,7 @@ builder.queryField('release', (t) =>
   t.field({
     type: ReleaseRef,
     authScopes: MCP,
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) =>
       (await getReleaseMetadata(context.em, requirePrincipal(context).accountId, args.id)).release,
   }),

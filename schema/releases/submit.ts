@@ -9,7 +9,7 @@ import { RuleIssueRef } from './rule-issue.ts';
 
 const SubmitResultRef = builder.objectRef<SubmitResult>('SubmitResult').implement({
   fields: (t) => ({
-    releaseId: t.string({ resolve: (r) => r.release.id }),
+    releaseId: t.id({ resolve: (r) => r.release.id }),
     status: t.string({ resolve: (r) => r.release.status }),
     aggregateStatus: t.string({ nullable: true, resolve: (r) => r.release.aggregateStatus }),
     pending: t.boolean({
@@ -43,7 +43,7 @@ builder.mutationField('submitRelease', (t) =>
     args: {
       release: t.arg({ type: 'JSON', required: true, validate: payloadValidation('release') }),
       tracks: t.arg({ type: 'JSON', required: true, validate: payloadValidation('tracks') }),
-      releaseId: t.arg.string({ required: false }),
+      releaseId: t.arg.id({ required: false }),
       conversationId: t.arg.string({ required: false }),
       tokenOffset: t.arg.boolean({ required: false, defaultValue: false }),
       distributors: t.arg({ type: 'JSON', required: false }),

@@ -30,7 +30,7 @@ export const FileRef = builder.objectRef<StoredFile>('File').implement({
     fileName: t.exposeString('name'),
     type: t.string({ resolve: (file) => (file.store === 'cover-art' ? 'coverArt' : 'audio') }),
     store: t.exposeString('store'),
-    userId: t.string({ resolve: (file) => file.account.id }),
+    userId: t.id({ resolve: (file) => file.account.id }),
     size: t.exposeFloat('size', { description: 'Bytes stored.' }),
     contentType: t.exposeString('contentType'),
     sha256: t.exposeString('sha256', { description: 'SHA-256 of the stored (normalised) bytes.' }),

@@ -21,7 +21,7 @@ const CreatedSessionRef = builder
   .implement({
     description: 'Send chunks to chunkEndpoint (any order, any number of times), then call completeEndpoint.',
     fields: (t) => ({
-      sessionId: t.string({ resolve: (c) => c.session.id }),
+      sessionId: t.id({ resolve: (c) => c.session.id }),
       uploadToken: t.exposeString('uploadToken', { description: 'Scoped to this session; shown once.' }),
       uploadHeaderName: t.string({ resolve: () => UPLOAD_HEADER_NAME }),
       chunkEndpoint: t.string({ resolve: (c) => `${c.publicUrl}/api/mcp/upload/chunk` }),
@@ -42,7 +42,7 @@ const ReceivedChunkRef = builder.objectRef<{ index: number; size: number }>('Rec
 
 const SessionProgressRef = builder.objectRef<SessionProgress>('UploadSessionProgress').implement({
   fields: (t) => ({
-    sessionId: t.string({ resolve: (p) => p.session.id }),
+    sessionId: t.id({ resolve: (p) => p.session.id }),
     type: t.string({ resolve: (p) => p.session.type }),
     status: t.string({ resolve: (p) => p.session.status }),
     fileName: t.string({ resolve: (p) => p.session.fileName }),
@@ -85,7 +85,7 @@ builder.mutationField('createUploadSession', (t) =>
 builder.queryField('uploadSession', (t) =>
   t.field({
     type: SessionProgressRef,
-    args: { sessionId: t.arg.string({ required: true }) },
+    args: { sessionId: t.arg.id({ required: true }) },
     authScopes: (_root, args) => sessionScopes(args.sessionId),
     description: 'Which chunks the session holds: resume by sending the missing ones.',
     resolve: async (_root, args, context) => {
@@ -98,7 +98,7 @@ builder.queryField('uploadSession', (t) =>
 builder.mutationField('recordUploadChunk', (t) =>
   t.field({
     type: SessionProgressRef,
-    args: { sessionId: t.arg.string({ required: true }), chunkIndex: t.arg.int({ required: true }) },
+    args: { sessionId: t.arg.id({ required: true }), chunkIndex: t.arg.int({ required: true }) },
     authScopes: (_root, args) => sessionScopes(args.sessionId),
     description:
       'Records a chunk whose bytes the transport wrote to the session (used by the chunk endpoint).',
@@ -117,7 +117,7 @@ builder.mutationField('completeUpload', (t) =>
   t.field({
     type: FileRef,
     args: {
-      sessionId: t.arg.string({ required: true }),
+      sessionId: t.arg.id({ required: true }),
       fileName: t.arg.string({ required: false, validate: { maxLength: 255 } }),
       fileType: t.arg.string({ required: false }),
       type: t.arg({ type: UploadTypeEnum, required: false }),

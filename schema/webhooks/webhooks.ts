@@ -51,11 +51,11 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('WebhookDelive
   description: 'One event sent (or to be sent) to one endpoint.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Also the x-svc-delivery header, the same on every attempt.' }),
-    endpointId: t.exposeString('endpointId'),
-    eventId: t.string({ resolve: (d) => String(d.eventId) }),
+    endpointId: t.exposeID('endpointId'),
+    eventId: t.id({ resolve: (d) => String(d.eventId) }),
     eventCursor: t.string({ resolve: (d) => String(d.eventCursor) }),
     eventType: t.exposeString('eventType'),
-    releaseId: t.exposeString('releaseId', { nullable: true }),
+    releaseId: t.exposeID('releaseId', { nullable: true }),
     status: t.exposeString('status', { description: '`pending`, `succeeded`, `failed` or `suppressed`.' }),
     attempts: t.exposeInt('attempts'),
     responseStatus: t.exposeInt('responseStatus', { nullable: true }),
@@ -86,7 +86,7 @@ builder.queryField('webhookDeliveries', (t) =>
     authScopes: MCP,
     description: 'The delivery log of one endpoint, newest first.',
     args: {
-      endpointId: t.arg.string({ required: true }),
+      endpointId: t.arg.id({ required: true }),
       limit: t.arg.int({ required: false, defaultValue: 20 }),
     },
     resolve: async (_root, args, context) =>
@@ -129,7 +129,7 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
     authScopes: MCP,
     description: '`active: true` re-enables a disabled endpoint and resets its failure count.',
     args: {
-      id: t.arg.string({ required: true }),
+      id: t.arg.id({ required: true }),
       active: t.arg.boolean({ required: false }),
       eventTypes: t.arg.stringList({ required: false }),
       description: t.arg.string({ required: false }),
@@ -149,7 +149,7 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
   t.field({
     type: DeletedRef,
     authScopes: MCP,
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) =>
       deleteEndpoint(context.em, requirePrincipal(context).accountId, args.id),
   }),
@@ -160,7 +160,7 @@ builder.mutationField('redeliverWebhook', (t) =>
     type: WebhookDeliveryRef,
     authScopes: MCP,
     description: 'Sends one delivery again (same delivery id), now.',
-    args: { endpointId: t.arg.string({ required: true }), deliveryId: t.arg.string({ required: true }) },
+    args: { endpointId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) =>
       deliveryView(
         await redeliver(context.em, requirePrincipal(context).accountId, args.endpointId, args.deliveryId),

@@ -22,7 +22,7 @@ describe('GraphQL Release', () => {
       request(app().url, 'POST', '/graphql', { token: account.token, body: { query, variables } });
 
     const one = await gql(
-      `query($id: String!) { release(id: $id) { id status creditsSpent aggregateStatus
+      `query($id: ID!) { release(id: $id) { id status creditsSpent aggregateStatus
          tracks { position credits ai } artists { name isPrimary } coverArt { fileUrl width } artistProfiles { name isPrimary } } }`,
       { id: ids[2] },
     );

@@ -73,7 +73,7 @@ export const fileRoutes: RestRoute[] = [
     tag: 'Files and uploads',
     auth: 'bearer',
     document: /* GraphQL */ `
-      query GetUploadSession($sessionId: String!) {
+      query GetUploadSession($sessionId: ID!) {
         session: uploadSession(sessionId: $sessionId) { ${SESSION_PROGRESS} }
       }
     `,

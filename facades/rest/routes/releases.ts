@@ -108,7 +108,7 @@ export const releaseRoutes: RestRoute[] = [
     summary: 'Merged metadata of a release, with release.artist_profiles',
     tag: 'Drafts and releases',
     auth: 'bearer',
-    document: `query GetRelease($id: String!) { release(id: $id) { ${RELEASE_DETAIL_FIELDS} } }`,
+    document: `query GetRelease($id: ID!) { release(id: $id) { ${RELEASE_DETAIL_FIELDS} } }`,
     variables: { id: pathParam('id') },
     select: 'release',
   },

@@ -31,7 +31,7 @@ export const storeOperationRoutes: RestRoute[] = [
       'back in skippedStoreIds with a reason (403 unknown store, 409 not yet submitted)',
     tag: 'Delivery',
     auth: 'bearer',
-    document: `mutation DistributeRelease($id: String!, $storeIds: JSON!) {
+    document: `mutation DistributeRelease($id: ID!, $storeIds: JSON!) {
       result: distributeRelease(releaseId: $id, storeIds: $storeIds) { ${REST_DISTRIBUTE_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
@@ -52,7 +52,7 @@ export const storeOperationRoutes: RestRoute[] = [
       'confirm over days (409 not yet submitted)',
     tag: 'Delivery',
     auth: 'bearer',
-    document: `mutation TakedownRelease($id: String!, $storeIds: JSON) {
+    document: `mutation TakedownRelease($id: ID!, $storeIds: JSON) {
       result: takedownRelease(releaseId: $id, storeIds: $storeIds) { ${REST_TAKEDOWN_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
@@ -74,7 +74,7 @@ export const storeOperationRoutes: RestRoute[] = [
       'to all supported stores); delivers nothing now',
     tag: 'Delivery',
     auth: 'bearer',
-    document: `mutation SetReleaseStores($id: String!, $storeIds: JSON) {
+    document: `mutation SetReleaseStores($id: ID!, $storeIds: JSON) {
       result: setDistributionStores(releaseId: $id, storeIds: $storeIds) {
         ${REST_DISTRIBUTION_STORES_FIELDS} } }`,
     variables: {
@@ -94,7 +94,7 @@ export const storeOperationRoutes: RestRoute[] = [
       'stores 307, 310, 319',
     tag: 'Delivery',
     auth: 'bearer',
-    document: `query GetReleaseUgcPolicies($id: String!) {
+    document: `query GetReleaseUgcPolicies($id: ID!) {
       result: ugcPolicies(releaseId: $id) { ${REST_UGC_POLICIES_FIELDS} } }`,
     variables: { id: pathParam('id') },
     select: 'result',
@@ -108,7 +108,7 @@ export const storeOperationRoutes: RestRoute[] = [
       'applies at the next delivery to those stores',
     tag: 'Delivery',
     auth: 'bearer',
-    document: `mutation SetReleaseUgcPolicies($id: String!, $policies: JSON!) {
+    document: `mutation SetReleaseUgcPolicies($id: ID!, $policies: JSON!) {
       result: setUgcPolicies(releaseId: $id, policies: $policies) { ${REST_UGC_POLICIES_FIELDS} } }`,
     variables: {
       id: pathParam('id'),

@@ -38,7 +38,7 @@ export const webhookRoutes: RestRoute[] = [
     summary: 'Change active or event_types; active: true re-enables and resets the failure count',
     tag: TAG,
     auth: 'bearer',
-    document: `mutation UpdateWebhook($id: String!, $active: Boolean, $eventTypes: [String!], $description: String) {
+    document: `mutation UpdateWebhook($id: ID!, $active: Boolean, $eventTypes: [String!], $description: String) {
       webhook: updateWebhookEndpoint(id: $id, active: $active, eventTypes: $eventTypes, description: $description) {
         ${WEBHOOK_ENDPOINT_FIELDS} } }`,
     variables: {
@@ -56,7 +56,7 @@ export const webhookRoutes: RestRoute[] = [
     summary: 'Delete an endpoint',
     tag: TAG,
     auth: 'bearer',
-    document: `mutation DeleteWebhook($id: String!) { deleted: deleteWebhookEndpoint(id: $id) { id deleted } }`,
+    document: `mutation DeleteWebhook($id: ID!) { deleted: deleteWebhookEndpoint(id: $id) { id deleted } }`,
     variables: { id: pathParam('id') },
     select: 'deleted',
   },
@@ -67,7 +67,7 @@ export const webhookRoutes: RestRoute[] = [
     summary: 'The delivery log of an endpoint: status, attempts, response code and latency',
     tag: TAG,
     auth: 'bearer',
-    document: `query ListWebhookDeliveries($id: String!, $limit: Int) {
+    document: `query ListWebhookDeliveries($id: ID!, $limit: Int) {
       deliveries: webhookDeliveries(endpointId: $id, limit: $limit) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
@@ -81,7 +81,7 @@ export const webhookRoutes: RestRoute[] = [
     summary: 'Send one delivery again, now (same delivery id)',
     tag: TAG,
     auth: 'bearer',
-    document: `mutation RedeliverWebhook($id: String!, $deliveryId: String!) {
+    document: `mutation RedeliverWebhook($id: ID!, $deliveryId: ID!) {
       delivery: redeliverWebhook(endpointId: $id, deliveryId: $deliveryId) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
     variables: { id: pathParam('id'), deliveryId: pathParam('deliveryId') },
     select: 'delivery',

@@ -94,7 +94,7 @@ export const releaseTools: ToolRow[] = [
       'Merged metadata of one of your releases (draft snapshot or submitted data), with release.artist_profiles.',
     annotations: READ_ONLY,
     args: z.object({ releaseId }),
-    document: `query AgentReleaseMetadata($id: String!) { release(id: $id) { ${RELEASE_DETAIL_FIELDS} } }`,
+    document: `query AgentReleaseMetadata($id: ID!) { release(id: $id) { ${RELEASE_DETAIL_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId }),
     select: 'release',
     aliases: ['release_metadata', 'get_release'],

@@ -31,7 +31,7 @@ export const storeOperationTools: ToolRow[] = [
       'distributionStoreIds (null = all) and note (which unknown ids were ignored).',
     annotations: WRITES,
     args: z.object({ releaseId, storeIds: z.array(storeId).nullable() }),
-    document: `mutation AgentSetDistributionStores($id: String!, $storeIds: JSON) {
+    document: `mutation AgentSetDistributionStores($id: ID!, $storeIds: JSON) {
       result: setDistributionStores(releaseId: $id, storeIds: $storeIds) { ${DISTRIBUTION_STORES_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, storeIds: a.storeIds }),
     select: 'result',
@@ -48,7 +48,7 @@ export const storeOperationTools: ToolRow[] = [
       'release UGC policies (get_ugc_policies) apply to the stores queued.',
     annotations: { ...WRITES, idempotentHint: false },
     args: z.object({ releaseId, storeIds: z.array(storeId).min(1) }),
-    document: `mutation AgentDistributeRelease($id: String!, $storeIds: JSON!) {
+    document: `mutation AgentDistributeRelease($id: ID!, $storeIds: JSON!) {
       result: distributeRelease(releaseId: $id, storeIds: $storeIds) { ${DISTRIBUTE_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, storeIds: a.storeIds }),
     select: 'result',
@@ -64,7 +64,7 @@ export const storeOperationTools: ToolRow[] = [
       '409 before submission.',
     annotations: { ...DESTRUCTIVE, idempotentHint: false },
     args: z.object({ releaseId, storeIds: z.union([z.array(storeId).min(1), z.literal('all')]).optional() }),
-    document: `mutation AgentTakedownRelease($id: String!, $storeIds: JSON) {
+    document: `mutation AgentTakedownRelease($id: ID!, $storeIds: JSON) {
       result: takedownRelease(releaseId: $id, storeIds: $storeIds) { ${TAKEDOWN_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, ...(a.storeIds === undefined ? {} : { storeIds: a.storeIds }) }),
     select: 'result',
@@ -79,7 +79,7 @@ export const storeOperationTools: ToolRow[] = [
       'isDefault true when nothing was chosen) with the selectable codes of each store.',
     annotations: READ_ONLY,
     args: z.object({ releaseId }),
-    document: `query AgentUgcPolicies($id: String!) {
+    document: `query AgentUgcPolicies($id: ID!) {
       result: ugcPolicies(releaseId: $id) { ${UGC_POLICIES_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId }),
     select: 'result',
@@ -95,7 +95,7 @@ export const storeOperationTools: ToolRow[] = [
       'to those stores (submission, add_release_stores).',
     annotations: WRITES,
     args: z.object({ releaseId, policies: z.record(z.string(), z.string().nullable()) }),
-    document: `mutation AgentSetUgcPolicies($id: String!, $policies: JSON!) {
+    document: `mutation AgentSetUgcPolicies($id: ID!, $policies: JSON!) {
       result: setUgcPolicies(releaseId: $id, policies: $policies) { ${UGC_POLICIES_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, policies: a.policies }),
     select: 'result',
