@@ -12,6 +12,7 @@ import {
 import type { Principal } from '../src/domains/accounts/principal.ts';
 import { type Channel, createContext } from './context.ts';
 import { normaliseError } from './errors.ts';
+import { type EnumTranslation, enumTranslation, toDomainValues, toEnumNames } from './facade-values.ts';
 import { getSchema } from './index.ts';
 import { refuseHostileInput } from './input-guard.ts';
 import type { AppServices } from './services.ts';
@@ -20,6 +21,8 @@ export interface PreparedOperation {
   source: string;
   document: DocumentNode;
   operation: OperationDefinitionNode;
+  /** Enum names ↔ the domain values the facades speak. */
+  enums: EnumTranslation;
 }
 
 export class InvalidOperationError extends Error {
@@ -35,7 +38,7 @@ export function prepareOperation(source: string, schema: GraphQLSchema = getSche
   }
   const operation = getOperationAST(document);
   if (!operation) throw new InvalidOperationError(`The document must hold exactly one operation:\n${source}`);
-  return { source, document, operation };
+  return { source, document, operation, enums: enumTranslation(schema, document, operation) };
 }
 
 export interface RunOptions {
@@ -51,7 +54,10 @@ export interface OperationResult {
   errors: GraphQLError[];
 }
 
-/** The one entry the facades use: runs a prepared operation as the given principal. */
+/**
+ * The one entry the facades use: runs a prepared operation as the given principal. Variables and data
+ * carry the domain's values for enums (see facade-values.ts).
+ */
 export async function runOperation(
   app: AppServices,
   prepared: PreparedOperation,
@@ -66,11 +72,13 @@ export async function runOperation(
   const result = (await execute({
     schema: getSchema(),
     document: prepared.document,
-    variableValues: options.variables,
+    variableValues: toEnumNames(options.variables, prepared.enums),
     contextValue: context,
   })) as ExecutionResult;
+  const data = (result.data as Record<string, unknown> | null | undefined) ?? null;
+  toDomainValues(data, prepared.enums.output);
   return {
-    data: (result.data as Record<string, unknown> | null | undefined) ?? null,
+    data,
     errors: (result.errors ?? []).map((error) => normaliseError(error, app.logger, context.requestId)),
   };
 }

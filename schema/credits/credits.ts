@@ -1,4 +1,5 @@
 import type { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
+import { CREDIT_TRANSACTION_TYPES } from '../../src/domains/credits/credit-transaction.entity.ts';
 import {
   type CreditsSummary,
   MAX_TRANSACTION_LIMIT,
@@ -6,12 +7,17 @@ import {
 } from '../../src/domains/credits/read-credits.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
+
+const CreditTransactionTypeEnum = enumFromList('CreditTransactionType', CREDIT_TRANSACTION_TYPES, {
+  description: 'What moved the credits.',
+});
 
 const CreditTransactionRef = builder.objectRef<CreditTransaction>('CreditTransaction').implement({
   description: 'One move of credits. Debits have a negative amount.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    type: t.exposeString('type'),
+    type: t.expose('type', { type: CreditTransactionTypeEnum }),
     amount: t.exposeInt('amount'),
     balanceAfter: t.exposeInt('balanceAfter'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -4,6 +4,8 @@ import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
 import { notFound } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
+import { AggregateStatusEnum } from '../releases/enums.ts';
+import { JobStateEnum } from './enums.ts';
 
 type Status = Awaited<ReturnType<typeof storeStatuses>>;
 type StoreStatus = Status['stores'][number];
@@ -24,9 +26,7 @@ const ReleaseStatusRef = builder
   .implement({
     fields: (t) => ({
       releaseId: t.exposeID('releaseId'),
-      aggregateStatus: t.exposeString('aggregateStatus', {
-        description: '`queued`, `pending`, `delivered`, `distributed` or `taken_down`.',
-      }),
+      aggregateStatus: t.expose('aggregateStatus', { type: AggregateStatusEnum }),
       pending: t.exposeBoolean('pending', {
         description: 'True while the distributor does not have the release yet.',
       }),
@@ -66,7 +66,7 @@ const ReleaseJobRef = builder.objectRef<ReleaseJobView>('ReleaseJob').implement(
   fields: (t) => ({
     jobId: t.exposeID('jobId'),
     releaseId: t.exposeID('releaseId'),
-    state: t.exposeString('state', { description: '`queued`, `running`, `completed` or `failed`.' }),
+    state: t.expose('state', { type: JobStateEnum }),
     steps: t.field({ type: [JobStepRef], resolve: (j) => j.steps }),
     errors: t.field({ type: [JobErrorRef], resolve: (j) => j.errors }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -8,7 +8,6 @@ import {
   type TakedownCompletedPayload,
 } from '../../src/domains/delivery/events.ts';
 import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
-import { AGGREGATE_STATUSES } from '../../src/domains/releases/release.entity.ts';
 import { invalidRequest } from '../../src/platform/errors.ts';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
 import { EventStream } from '../../src/platform/events/subscribe.ts';
@@ -16,22 +15,12 @@ import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { SkippedStoreRef } from '../delivery/operations.ts';
 import { enumFromList } from '../enums.ts';
+import { AggregateStatusEnum } from '../releases/enums.ts';
 import { ArtistProfileRef } from '../releases/release.ts';
 
 export const ReleaseEventTypeEnum = enumFromList('ReleaseEventType', RELEASE_EVENT_TYPES, {
   description:
     'The kinds of release event; webhooks name them in lower case with a dot (`release.approved`).',
-});
-
-export const AggregateStatusEnum = enumFromList('AggregateStatus', AGGREGATE_STATUSES, {
-  description: 'Where a submitted release stands across its stores.',
-  valueDescriptions: {
-    queued: 'The distributor does not have the release yet.',
-    pending: 'Stores are inspecting it.',
-    delivered: 'Every store has it; not yet live everywhere.',
-    distributed: 'Live in every store.',
-    taken_down: 'Removed from every store.',
-  },
 });
 
 const TakedownScopeEnum = enumFromList('TakedownScope', ['full', 'partial'] as const, {

@@ -1,12 +1,13 @@
-import { type DraftResult, saveDraft } from '../../src/domains/releases/save-draft.ts';
+import { DRAFT_MODES, type DraftResult, saveDraft } from '../../src/domains/releases/save-draft.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
 import { payloadValidation } from './payload-validation.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
-const DraftModeEnum = builder.enumType('DraftMode', {
-  description: '`delta` patches the existing draft (deep merge); `replace` overwrites it.',
-  values: { delta: { value: 'delta' }, replace: { value: 'replace' } },
+const DraftModeEnum = enumFromList('DraftMode', DRAFT_MODES, {
+  description: 'How a save applies to an existing draft.',
+  valueDescriptions: { delta: 'Patches the draft (deep merge).', replace: 'Overwrites the draft.' },
 });
 
 const SnapshotRef = builder.objectRef<DraftResult['snapshot']>('DraftSnapshot').implement({
@@ -71,7 +72,7 @@ builder.mutationField('saveDraft', (t) =>
         trackPatches: args.trackPatches ?? undefined,
         uploadRequests: args.uploadRequests ?? undefined,
         status: args.status ?? null,
-        mode: (args.mode as 'delta' | 'replace' | null | undefined) ?? null,
+        mode: args.mode ?? null,
         releaseId: args.releaseId ?? null,
         conversationId: args.conversationId ?? null,
         ifMatch: args.ifMatch ?? null,

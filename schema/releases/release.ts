@@ -12,6 +12,7 @@ import { findOwnedFile } from '../../src/domains/uploads/find-file.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
+import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
 
 export const ArtistProfileRef = builder.objectRef<ArtistProfile>('ArtistProfile').implement({
   description: 'An artist of the release with the store profiles linked to it (null: none linked).',
@@ -58,13 +59,13 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
   description: 'A release, from first draft to submission.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    status: t.exposeString('status', { description: '`draft` or `submitted`.' }),
+    status: t.expose('status', { type: ReleaseStatusEnum }),
     revision: t.exposeInt('revision'),
     draftStatus: t.exposeString('draftStatus'),
     conversationId: t.exposeString('conversationId', { nullable: true }),
     title: t.exposeString('title', { nullable: true }),
     primaryArtistName: t.exposeString('primaryArtistName', { nullable: true }),
-    aggregateStatus: t.exposeString('aggregateStatus', { nullable: true }),
+    aggregateStatus: t.expose('aggregateStatus', { type: AggregateStatusEnum, nullable: true }),
     distributionStoreIds: t.field({
       type: ['Int'],
       nullable: true,

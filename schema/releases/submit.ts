@@ -2,6 +2,7 @@ import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-su
 import { type SubmitResult, submitRelease } from '../../src/domains/releases/submit-release.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
 import { payloadValidation } from './payload-validation.ts';
 import { TrackChargeRef } from './quote.ts';
 import { ReleaseRef } from './release.ts';
@@ -10,8 +11,12 @@ import { RuleIssueRef } from './rule-issue.ts';
 const SubmitResultRef = builder.objectRef<SubmitResult>('SubmitResult').implement({
   fields: (t) => ({
     releaseId: t.id({ resolve: (r) => r.release.id }),
-    status: t.string({ resolve: (r) => r.release.status }),
-    aggregateStatus: t.string({ nullable: true, resolve: (r) => r.release.aggregateStatus }),
+    status: t.field({ type: ReleaseStatusEnum, resolve: (r) => r.release.status }),
+    aggregateStatus: t.field({
+      type: AggregateStatusEnum,
+      nullable: true,
+      resolve: (r) => r.release.aggregateStatus,
+    }),
     pending: t.boolean({
       description: 'True while the release waits for the distributor.',
       resolve: (r) => r.release.aggregateStatus === 'queued',

@@ -6,11 +6,12 @@ import { UPLOAD_TYPES } from '../../src/domains/uploads/upload-session.entity.ts
 import { fileUrlFor } from '../../src/platform/storage/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
 import { uploadDeps } from './deps.ts';
 
-export const UploadTypeEnum = builder.enumType('UploadType', {
-  description: '`coverArt` (stored as a 3000×3000 PNG) or `audio` (stored as FLAC).',
-  values: Object.fromEntries(UPLOAD_TYPES.map((type) => [type, { value: type }])),
+export const UploadTypeEnum = enumFromList('UploadType', UPLOAD_TYPES, {
+  description: 'What a file is for; REST and the agent interface write `coverArt` and `audio`.',
+  valueDescriptions: { coverArt: 'Cover art, stored as a 3000×3000 PNG.', audio: 'Audio, stored as FLAC.' },
 });
 
 const MediaWarningRef = builder.objectRef<MediaWarning>('MediaWarning').implement({
@@ -28,7 +29,10 @@ export const FileRef = builder.objectRef<StoredFile>('File').implement({
     id: t.exposeID('id'),
     fileUrl: t.string({ resolve: (file) => fileUrlFor(file.store, file.account.id, file.name) }),
     fileName: t.exposeString('name'),
-    type: t.string({ resolve: (file) => (file.store === 'cover-art' ? 'coverArt' : 'audio') }),
+    type: t.field({
+      type: UploadTypeEnum,
+      resolve: (file) => (file.store === 'cover-art' ? 'coverArt' : 'audio'),
+    }),
     store: t.exposeString('store'),
     userId: t.id({ resolve: (file) => file.account.id }),
     size: t.exposeFloat('size', { description: 'Bytes stored.' }),

@@ -11,10 +11,16 @@ import {
 import { findSession } from '../../src/domains/uploads/sessions/find-session.ts';
 import { recordChunk } from '../../src/domains/uploads/sessions/record-chunk.ts';
 import type { UploadType } from '../../src/domains/uploads/upload-session.entity.ts';
+import { SESSION_STATUSES } from '../../src/domains/uploads/upload-session.entity.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
 import { uploadDeps } from './deps.ts';
 import { FileRef, UploadTypeEnum } from './file.ts';
+
+const UploadSessionStatusEnum = enumFromList('UploadSessionStatus', SESSION_STATUSES, {
+  description: 'Where a chunked upload session stands.',
+});
 
 const CreatedSessionRef = builder
   .objectRef<CreatedSession & { publicUrl: string }>('UploadSessionCreated')
@@ -43,8 +49,8 @@ const ReceivedChunkRef = builder.objectRef<{ index: number; size: number }>('Rec
 const SessionProgressRef = builder.objectRef<SessionProgress>('UploadSessionProgress').implement({
   fields: (t) => ({
     sessionId: t.id({ resolve: (p) => p.session.id }),
-    type: t.string({ resolve: (p) => p.session.type }),
-    status: t.string({ resolve: (p) => p.session.status }),
+    type: t.field({ type: UploadTypeEnum, resolve: (p) => p.session.type }),
+    status: t.field({ type: UploadSessionStatusEnum, resolve: (p) => p.session.status }),
     fileName: t.string({ resolve: (p) => p.session.fileName }),
     fileSize: t.float({ resolve: (p) => p.session.fileSize }),
     receivedBytes: t.exposeFloat('receivedBytes'),

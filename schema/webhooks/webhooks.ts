@@ -10,9 +10,21 @@ import {
   type WebhookDeliveryView,
   type WebhookEndpointView,
 } from '../../src/domains/webhooks/index.ts';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import { outboundPolicyFromConfig } from '../../src/platform/http/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
+
+const WebhookDeliveryStatusEnum = enumFromList('WebhookDeliveryStatus', WEBHOOK_DELIVERY_STATUSES, {
+  description: 'Where one delivery of an event to an endpoint stands.',
+  valueDescriptions: {
+    pending: 'Not delivered yet; retried on its schedule.',
+    succeeded: 'The endpoint answered 2xx.',
+    failed: 'Every attempt failed.',
+    suppressed: 'Not sent: a duplicate, or the endpoint is disabled.',
+  },
+});
 
 const WebhookEndpointRef = builder.objectRef<WebhookEndpointView>('WebhookEndpoint').implement({
   description: 'A webhook endpoint. The signing secret is shown once, at creation, and never again.',
@@ -56,7 +68,7 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('WebhookDelive
     eventCursor: t.string({ resolve: (d) => String(d.eventCursor) }),
     eventType: t.exposeString('eventType'),
     releaseId: t.exposeID('releaseId', { nullable: true }),
-    status: t.exposeString('status', { description: '`pending`, `succeeded`, `failed` or `suppressed`.' }),
+    status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
     attempts: t.exposeInt('attempts'),
     responseStatus: t.exposeInt('responseStatus', { nullable: true }),
     latencyMs: t.exposeInt('latencyMs', { nullable: true }),

@@ -294,10 +294,10 @@ describe('buildOpenApiDocument on rows beyond the current table', () => {
             type: 'object',
             properties: {
               name: { type: 'string', minLength: 1, maxLength: 200 },
-              scopes: { type: ['array', 'null'], items: { type: 'string', enum: ['SVC_FRAUD', 'SVC_MCP'] } },
+              scopes: { type: ['array', 'null'], items: { type: 'string', enum: ['svc:fraud', 'svc:mcp'] } },
               expires: {
                 type: ['string', 'null'],
-                enum: ['EXPIRES_1Y', 'EXPIRES_30D', 'EXPIRES_90D', 'EXPIRES_NONE', null],
+                enum: ['1y', '30d', '90d', 'none', null],
                 description: 'How long it lives.',
               },
             },

@@ -96,7 +96,7 @@ describe('values the database would refuse are refused at the edge', () => {
     });
     const incoming = await graphql(
       app().url,
-      'mutation { storeIncomingFile(incomingId: "nope", type: coverArt, fileName: "x.png") { fileUrl } }',
+      'mutation { storeIncomingFile(incomingId: "nope", type: COVER_ART, fileName: "x.png") { fileUrl } }',
       {},
       account.token,
     );

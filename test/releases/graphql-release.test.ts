@@ -28,9 +28,9 @@ describe('GraphQL Release', () => {
     );
     expect(one.body.data.release).toMatchObject({
       id: ids[2],
-      status: 'submitted',
+      status: 'SUBMITTED',
       creditsSpent: 3,
-      aggregateStatus: 'queued',
+      aggregateStatus: 'QUEUED',
       tracks: [
         { position: 0, credits: 1, ai: false },
         { position: 1, credits: 2, ai: true },

@@ -35,8 +35,9 @@ export function scalarSchema(type: GraphQLScalarType): JsonSchema {
   }
 }
 
+/** REST writes an enum as the domain's string (the value behind the GraphQL name; see facade-values). */
 export function enumSchema(type: GraphQLEnumType): JsonSchema {
-  return { type: 'string', enum: type.getValues().map((value) => value.name) };
+  return { type: 'string', enum: type.getValues().map((value) => String(value.value)) };
 }
 
 /** Adds `null` to what a schema accepts. A schema without a `type` already accepts anything. */

@@ -15,12 +15,16 @@ export interface DraftInput {
   trackPatches?: unknown;
   uploadRequests?: unknown;
   status?: string | null;
-  mode?: 'delta' | 'replace' | null;
+  mode?: DraftMode | null;
   releaseId?: string | null;
   conversationId?: string | null;
   /** The revision the client last saw (If-Match); a different current revision is a 409. */
   ifMatch?: number | null;
 }
+
+/** `delta` deep-merges into the draft; `replace` overwrites it. */
+export const DRAFT_MODES = ['delta', 'replace'] as const;
+export type DraftMode = (typeof DRAFT_MODES)[number];
 
 const asObject = (value: unknown, path: string): Record<string, unknown> => {
   if (value === undefined || value === null) return {};

@@ -2,7 +2,8 @@
  * What the metadata rules engine checks. The engine implements these ids and /metadata-rules is rendered
  * from this list, so the published document and the checks cannot drift apart.
  */
-export type RuleSeverity = 'error' | 'warning';
+export const RULE_SEVERITIES = ['error', 'warning'] as const;
+export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 
 export type RuleTopic =
   | 'identifiers'
