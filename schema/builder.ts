@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ZodPlugin from '@pothos/plugin-zod';
@@ -33,7 +34,7 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ZodPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, ZodPlugin, RelayPlugin, DataloaderPlugin],
   // No global `node`/`nodes` fields: every root field declares its scopes, and lookups go through owners.
   relay: { nodeQueryOptions: false, nodesQueryOptions: false },
   defaultFieldNullability: false,

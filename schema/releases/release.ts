@@ -8,7 +8,13 @@ import {
 import type { Release } from '../../src/domains/releases/release.entity.ts';
 import { Release as ReleaseEntity } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
-import { findOwnedFile } from '../../src/domains/uploads/find-file.ts';
+import { findOwnedFiles } from '../../src/domains/uploads/find-file.ts';
+
+interface CoverKey {
+  accountId: string;
+  fileUrl: string;
+}
+
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
@@ -98,25 +104,31 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
       type: [ArtistProfileRef],
       resolve: (release) => mergedMetadata(release).release.artist_profiles,
     }),
-    tracks: t.field({
-      type: [ReleaseTrackRef],
+    // Per-node relations load in batches (one statement per relation for a whole list of releases).
+    tracks: t.loadableGroup({
+      type: ReleaseTrackRef,
       description: 'Submitted tracks (empty for drafts: their tracks are in metadata).',
-      resolve: (release, _args, { em }) =>
-        em.find(ReleaseTrack, { release }, { orderBy: { position: 'asc' } }),
+      load: (releaseIds: string[], { em }) =>
+        em.find(ReleaseTrack, { release: { $in: releaseIds } }, { orderBy: { position: 'asc' } }),
+      group: (track) => track.release.id,
+      resolve: (release) => release.id,
     }),
-    artists: t.field({
-      type: [ReleaseArtistRef],
-      resolve: (release, _args, { em }) =>
-        em.find(ReleaseArtist, { release }, { orderBy: { position: 'asc' } }),
+    artists: t.loadableGroup({
+      type: ReleaseArtistRef,
+      load: (releaseIds: string[], { em }) =>
+        em.find(ReleaseArtist, { release: { $in: releaseIds } }, { orderBy: { position: 'asc' } }),
+      group: (artist) => artist.release.id,
+      resolve: (release) => release.id,
     }),
-    coverArt: t.field({
+    coverArt: t.loadable({
       type: FileRef,
       nullable: true,
-      resolve: (release, _args, context) => {
-        const url = release.payload.release.cover_art_file_url;
-        return typeof url === 'string'
-          ? findOwnedFile(context.em, release.account.id, url).catch(() => null)
-          : null;
+      description: "The cover art file the release names, when it is one of the account's files.",
+      load: (wanted: CoverKey[], { em }) => findOwnedFiles(em, wanted),
+      loaderOptions: { cacheKeyFn: (key: CoverKey) => `${key.accountId} ${key.fileUrl}` },
+      resolve: (release) => {
+        const fileUrl = release.payload.release.cover_art_file_url;
+        return typeof fileUrl === 'string' ? { accountId: release.account.id, fileUrl } : null;
       },
     }),
   }),

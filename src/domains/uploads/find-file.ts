@@ -32,3 +32,26 @@ export async function findOwnedFile(
   if (!file) throw fail();
   return file;
 }
+
+/**
+ * Many owned files in one statement, in the order asked: each `fileUrl` through its owner, null where
+ * `findOwnedFile` would answer "not found".
+ */
+export async function findOwnedFiles(
+  em: EntityManager,
+  wanted: readonly { accountId: string; fileUrl: string }[],
+): Promise<(StoredFile | null)[]> {
+  const keys = wanted.map(({ accountId, fileUrl }) => {
+    const parsed = parseFileUrl(fileUrl);
+    return parsed && parsed.ownerId === accountId
+      ? { accountId, store: parsed.store as FileStore, name: parsed.name }
+      : null;
+  });
+  const lookups = keys.filter((key) => key !== null);
+  if (lookups.length === 0) return wanted.map(() => null);
+  const files = await em.find(StoredFile, {
+    $or: lookups.map((key) => ({ account: key.accountId, store: key.store, name: key.name })),
+  });
+  const byKey = new Map(files.map((file) => [`${file.account.id}|${file.store}|${file.name}`, file]));
+  return keys.map((key) => (key ? (byKey.get(`${key.accountId}|${key.store}|${key.name}`) ?? null) : null));
+}
