@@ -1,12 +1,11 @@
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { ArtistProfile } from '../../src/domains/releases/artist-profiles.ts';
+import { pageOfReleases } from '../../src/domains/releases/page-releases.ts';
 import {
   getReleaseMetadata,
   listReleases,
   mergedMetadata,
 } from '../../src/domains/releases/read-releases.ts';
 import type { Release } from '../../src/domains/releases/release.entity.ts';
-import { Release as ReleaseEntity } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
 import { findOwnedFiles } from '../../src/domains/uploads/find-file.ts';
 
@@ -159,16 +158,15 @@ builder.queryField('releasesConnection', (t) =>
   t.connection({
     type: ReleaseRef,
     authScopes: MCP,
-    description: 'All releases, newest first, as a Relay connection.',
-    resolve: async (_root, args, context) => {
-      const accountId = requirePrincipal(context).accountId;
-      return resolveOffsetConnection({ args }, ({ limit, offset }) =>
-        context.em.find(
-          ReleaseEntity,
-          { account: accountId },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset },
-        ),
-      );
-    },
+    description:
+      'All releases, newest first, as a Relay connection with keyset cursors: pages do not shift while ' +
+      'releases are created. `first`/`after` forward, `last`/`before` backward; at most 100 a page (20 by default).',
+    resolve: (_root, args, context) =>
+      pageOfReleases(context.em, requirePrincipal(context).accountId, {
+        first: args.first,
+        after: args.after,
+        last: args.last,
+        before: args.before,
+      }),
   }),
 );
