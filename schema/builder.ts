@@ -36,7 +36,11 @@ export const builder = new SchemaBuilder<{
 }>({
   plugins: [ScopeAuthPlugin, ZodPlugin, RelayPlugin, DataloaderPlugin],
   // No global `node`/`nodes` fields: every root field declares its scopes, and lookups go through owners.
-  relay: { nodeQueryOptions: false, nodesQueryOptions: false },
+  relay: {
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    pageInfoTypeOptions: { description: 'Where a page of a connection sits in the whole list.' },
+  },
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
@@ -74,6 +78,10 @@ export const PUBLIC = { public: true } as const;
 export const MCP = { scope: 'svc:mcp' } as const;
 export const FRAUD = { scope: 'svc:fraud' } as const;
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({
+  description: 'Reads. Every field names the scope it needs (see the field descriptions).',
+});
+builder.mutationType({
+  description: 'Changes. Each runs in one transaction: it happens whole or not at all.',
+});
+builder.subscriptionType({ description: 'Live streams over graphql-ws (or server-sent events).' });

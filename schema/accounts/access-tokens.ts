@@ -9,11 +9,13 @@ import { requirePrincipal } from '../context.ts';
 import { uuidValidation } from '../id-validation.ts';
 
 const ScopeEnum = builder.enumType('Scope', {
+  description: 'What a token may do: `SVC_MCP` the API and agent tools, `SVC_FRAUD` the fraud-risk score.',
   values: Object.fromEntries(
     SCOPES.map((scope) => [scope.replace(':', '_').toUpperCase(), { value: scope }]),
   ),
 });
 const ExpiryEnum = builder.enumType('TokenExpiry', {
+  description: 'How long a new token lives.',
   values: Object.fromEntries(TOKEN_EXPIRIES.map((e) => [`EXPIRES_${e.toUpperCase()}`, { value: e }])),
 });
 
@@ -39,6 +41,7 @@ interface CreatedToken {
 }
 
 const CreatedTokenRef = builder.objectRef<CreatedToken>('CreatedAccessToken').implement({
+  description: 'A token just created: its record, and the secret shown this once.',
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The secret, shown this once. Store it now.' }),
     accessToken: t.field({ type: AccessTokenRef, resolve: (created) => created.accessToken }),
@@ -48,6 +51,7 @@ const CreatedTokenRef = builder.objectRef<CreatedToken>('CreatedAccessToken').im
 builder.queryField('accessTokens', (t) =>
   t.field({
     type: [AccessTokenRef],
+    description: 'Your personal access tokens (secrets are never shown again), newest first.',
     authScopes: MCP,
     resolve: (_root, _args, context) => listTokens(context.em, requirePrincipal(context).accountId),
   }),
@@ -56,6 +60,8 @@ builder.queryField('accessTokens', (t) =>
 builder.mutationField('createAccessToken', (t) =>
   t.field({
     type: CreatedTokenRef,
+    description:
+      'Creates a personal access token with scopes the calling token holds; the secret is shown once.',
     authScopes: MCP,
     args: {
       name: t.arg.string({ required: true, validate: { minLength: 1, maxLength: 200 } }),
@@ -86,6 +92,7 @@ builder.mutationField('createAccessToken', (t) =>
 builder.mutationField('revokeAccessToken', (t) =>
   t.field({
     type: AccessTokenRef,
+    description: 'Revokes one of your tokens; requests with it fail from the next one on.',
     authScopes: MCP,
     args: { id: t.arg.id({ required: true, validate: uuidValidation('access token') }) },
     resolve: (_root, args, context) =>

@@ -18,5 +18,10 @@ const LanguageScriptCodeRef = builder.objectRef<LanguageScriptCode>('LanguageScr
 });
 
 builder.queryField('languageScriptCodes', (t) =>
-  t.field({ type: [LanguageScriptCodeRef], authScopes: MCP, resolve: () => [...LANGUAGE_SCRIPT_CODES] }),
+  t.field({
+    type: [LanguageScriptCodeRef],
+    authScopes: MCP,
+    description: 'Every valid `language_and_script_code` and the language it pairs with.',
+    resolve: () => [...LANGUAGE_SCRIPT_CODES],
+  }),
 );

@@ -11,6 +11,7 @@ import { builder, MCP, PUBLIC } from '../builder.ts';
 const RuleExampleRef = builder
   .objectRef<NonNullable<RuleDescriptor['example']>>('MetadataRuleExample')
   .implement({
+    description: 'A value that breaks a rule, and one that follows it.',
     fields: (t) => ({ bad: t.exposeString('bad'), good: t.exposeString('good') }),
   });
 
@@ -48,6 +49,8 @@ const MetadataRulesRef = builder.objectRef<MetadataRules>('MetadataRules').imple
 builder.queryField('metadataRules', (t) =>
   t.field({
     type: MetadataRulesRef,
+    description:
+      'The metadata rules the platform checks, generated from the rules engine (also as markdown).',
     authScopes: PUBLIC,
     resolve: () => ({ version: metadataRulesVersion() }),
   }),

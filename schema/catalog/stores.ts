@@ -9,6 +9,7 @@ import {
 import { builder, PUBLIC } from '../builder.ts';
 
 export const UgcPolicyCodeRef = builder.objectRef<UgcPolicyCode>('UgcPolicyCode').implement({
+  description: 'A policy a UGC store offers.',
   fields: (t) => ({
     code: t.exposeString('code'),
     label: t.exposeString('label'),
@@ -27,6 +28,7 @@ export const UgcPolicyCatalogRef = builder.objectRef<UgcPolicyCatalogEntry>('Ugc
 });
 
 export const StoreRef = builder.objectRef<Store>('DistributionStore').implement({
+  description: 'A digital store releases can be delivered to.',
   fields: (t) => ({
     storeId: t.exposeInt('storeId'),
     name: t.exposeString('name'),
@@ -46,6 +48,7 @@ interface StoreCatalog {
 }
 
 const StoreCatalogRef = builder.objectRef<StoreCatalog>('DistributionStoreCatalog').implement({
+  description: 'Every store, the default selection and how a selection is read.',
   fields: (t) => ({
     stores: t.field({ type: [StoreRef], resolve: (catalog) => [...catalog.stores] }),
     defaultStoreIds: t.field({ type: ['Int'], resolve: (catalog) => [...catalog.defaultStoreIds] }),
@@ -60,6 +63,8 @@ const StoreCatalogRef = builder.objectRef<StoreCatalog>('DistributionStoreCatalo
 builder.queryField('distributionStores', (t) =>
   t.field({
     type: StoreCatalogRef,
+    description:
+      'The stores a release can be delivered to, the default selection, and how `distribution_store_ids` is read.',
     authScopes: PUBLIC,
     resolve: () => ({
       stores: STORES,

@@ -29,6 +29,7 @@ const CreditTransactionRef = builder.objectRef<CreditTransaction>('CreditTransac
 });
 
 const CreditAggregatesRef = builder.objectRef<CreditsSummary['aggregates']>('CreditAggregates').implement({
+  description: 'Totals over the whole ledger.',
   fields: (t) => ({
     usedTotal: t.exposeInt('usedTotal'),
     purchasedTotal: t.exposeInt('purchasedTotal'),
@@ -36,6 +37,7 @@ const CreditAggregatesRef = builder.objectRef<CreditsSummary['aggregates']>('Cre
 });
 
 const CreditsRef = builder.objectRef<CreditsSummary>('Credits').implement({
+  description: 'The credit balance with its most recent ledger moves.',
   fields: (t) => ({
     balance: t.exposeInt('balance'),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

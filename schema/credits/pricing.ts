@@ -5,6 +5,7 @@ type Pricing = ReturnType<typeof pricing>;
 type BundleView = ReturnType<typeof describeBundle>;
 
 const PerCreditRef = builder.objectRef<Pricing['perCredit']>('PricePerCredit').implement({
+  description: 'The price of one credit.',
   fields: (t) => ({ usd: t.exposeFloat('usd'), cents: t.exposeInt('cents') }),
 });
 
@@ -18,6 +19,7 @@ const PerSongRef = builder.objectRef<Pricing['perSong']>('PricePerSong').impleme
 });
 
 const TokenOffsetRef = builder.objectRef<Pricing['tokenOffset']>('TokenOffsetPrice').implement({
+  description: 'The optional token offset and its price.',
   fields: (t) => ({
     credits: t.exposeInt('credits'),
     costUsd: t.exposeFloat('costUsd'),
@@ -26,6 +28,7 @@ const TokenOffsetRef = builder.objectRef<Pricing['tokenOffset']>('TokenOffsetPri
 });
 
 export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement({
+  description: 'A bundle of credits on sale.',
   fields: (t) => ({
     packageId: t.exposeString('packageId'),
     credits: t.exposeInt('credits'),
@@ -38,10 +41,12 @@ export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement
 });
 
 const McpAccessRef = builder.objectRef<Pricing['autoReload']['mcp']>('AutoReloadAgentAccess').implement({
+  description: 'What an agent token may do with auto-reload.',
   fields: (t) => ({ read: t.exposeBoolean('read'), configure: t.exposeBoolean('configure') }),
 });
 
 const AutoReloadRef = builder.objectRef<Pricing['autoReload']>('AutoReloadAvailability').implement({
+  description: 'Whether credits can top themselves up, and what it needs.',
   fields: (t) => ({
     available: t.exposeBoolean('available'),
     requiresSavedCard: t.exposeBoolean('requiresSavedCard'),
@@ -63,5 +68,10 @@ const PricingRef = builder.objectRef<Pricing>('Pricing').implement({
 });
 
 builder.queryField('pricing', (t) =>
-  t.field({ type: PricingRef, authScopes: PUBLIC, resolve: () => pricing() }),
+  t.field({
+    type: PricingRef,
+    authScopes: PUBLIC,
+    description: 'What credits and songs cost; public.',
+    resolve: () => pricing(),
+  }),
 );

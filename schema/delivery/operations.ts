@@ -29,6 +29,7 @@ export const SkippedStoreRef = builder.objectRef<SkippedStoreView>('SkippedStore
 });
 
 const DistributeResultRef = builder.objectRef<DistributeResult>('DistributeResult').implement({
+  description: 'What a request for more stores queued, and what it skipped.',
   fields: (t) => ({
     releaseId: t.exposeID('releaseId'),
     queuedStoreIds: t.exposeIntList('queuedStoreIds', { description: 'Stores queued for delivery now.' }),
@@ -42,6 +43,7 @@ const DistributeResultRef = builder.objectRef<DistributeResult>('DistributeResul
 });
 
 const TakedownResultRef = builder.objectRef<TakedownStoresResult>('TakedownResult').implement({
+  description: 'What a takedown request asked of the stores, and what it skipped.',
   fields: (t) => ({
     releaseId: t.exposeID('releaseId'),
     requestedStoreIds: t.exposeIntList('requestedStoreIds', {
@@ -57,6 +59,7 @@ const TakedownResultRef = builder.objectRef<TakedownStoresResult>('TakedownResul
 });
 
 const TargetStoresResultRef = builder.objectRef<TargetStoresResult>('DistributionStoresResult').implement({
+  description: 'The stores a release now targets.',
   fields: (t) => ({
     ok: t.boolean({ resolve: () => true }),
     releaseId: t.exposeID('releaseId'),
@@ -86,6 +89,7 @@ const UgcPolicyRef = builder.objectRef<UgcPolicyView>('ReleaseUgcPolicy').implem
 });
 
 const UgcPoliciesRef = builder.objectRef<UgcPoliciesResult>('ReleaseUgcPolicies').implement({
+  description: 'The UGC policies of one release, store by store.',
   fields: (t) => ({
     releaseId: t.exposeID('releaseId'),
     policies: t.field({ type: [UgcPolicyRef], resolve: (r) => r.policies }),

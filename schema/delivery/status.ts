@@ -11,6 +11,7 @@ type Status = Awaited<ReturnType<typeof storeStatuses>>;
 type StoreStatus = Status['stores'][number];
 
 const StoreStatusRef = builder.objectRef<StoreStatus>('StoreDeliveryStatus').implement({
+  description: 'Where a release stands in one store.',
   fields: (t) => ({
     storeId: t.exposeInt('storeId'),
     storeName: t.exposeString('storeName'),
@@ -24,6 +25,7 @@ const StoreStatusRef = builder.objectRef<StoreStatus>('StoreDeliveryStatus').imp
 const ReleaseStatusRef = builder
   .objectRef<Status & { releaseId: string }>('ReleaseDeliveryStatus')
   .implement({
+    description: 'Where a release stands in each store, and overall.',
     fields: (t) => ({
       releaseId: t.exposeID('releaseId'),
       aggregateStatus: t.expose('aggregateStatus', { type: AggregateStatusEnum }),
@@ -40,6 +42,7 @@ const ReleaseStatusRef = builder
   });
 
 const JobStepRef = builder.objectRef<ReleaseJobView['steps'][number]>('ReleaseJobStep').implement({
+  description: 'A step of a release job.',
   fields: (t) => ({
     name: t.exposeString('name'),
     status: t.exposeString('status'),
@@ -53,6 +56,7 @@ const JobStepRef = builder.objectRef<ReleaseJobView['steps'][number]>('ReleaseJo
 });
 
 const JobErrorRef = builder.objectRef<ReleaseJobView['errors'][number]>('ReleaseJobError').implement({
+  description: 'An error recorded by a release job.',
   fields: (t) => ({
     at: t.string({ resolve: (e) => String(e.at) }),
     code: t.exposeString('code'),

@@ -24,6 +24,7 @@ const ServiceStatusRef = builder.objectRef<ServiceStatus>('ServiceStatus').imple
 builder.queryField('serviceStatus', (t) =>
   t.field({
     type: ServiceStatusRef,
+    description: 'Liveness of the service and its database; public.',
     authScopes: PUBLIC,
     resolve: async (_root, _args, { app, em }): Promise<ServiceStatus> => {
       const database = await em

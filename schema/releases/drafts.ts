@@ -11,6 +11,7 @@ const DraftModeEnum = enumFromList('DraftMode', DRAFT_MODES, {
 });
 
 const SnapshotRef = builder.objectRef<DraftResult['snapshot']>('DraftSnapshot').implement({
+  description: 'The revision a save created.',
   fields: (t) => ({
     revision: t.exposeInt('revision'),
     snapshotId: t.exposeID('snapshotId'),
@@ -19,6 +20,7 @@ const SnapshotRef = builder.objectRef<DraftResult['snapshot']>('DraftSnapshot').
 });
 
 const LatestRef = builder.objectRef<DraftResult['latest']>('DraftLatest').implement({
+  description: 'The draft as saved now.',
   fields: (t) => ({
     payload: t.field({
       type: 'JSON',
@@ -31,6 +33,7 @@ const LatestRef = builder.objectRef<DraftResult['latest']>('DraftLatest').implem
 });
 
 const DraftResultRef = builder.objectRef<DraftResult>('DraftResult').implement({
+  description: 'What a draft save stored and what submission would say of it.',
   fields: (t) => ({
     releaseId: t.exposeID('releaseId'),
     releaseCreated: t.exposeBoolean('releaseCreated'),

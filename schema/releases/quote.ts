@@ -7,6 +7,7 @@ import { payloadValidation } from './payload-validation.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
 export const TrackChargeRef = builder.objectRef<TrackCharge>('TrackCharge').implement({
+  description: 'What one track costs in a quote or submission.',
   fields: (t) => ({
     trackNumber: t.exposeInt('trackNumber'),
     title: t.exposeString('title', { nullable: true }),
@@ -18,6 +19,7 @@ export const TrackChargeRef = builder.objectRef<TrackCharge>('TrackCharge').impl
 });
 
 const CostRef = builder.objectRef<Quote['cost']>('QuoteCost').implement({
+  description: 'What the release costs, in credits and dollars.',
   fields: (t) => ({
     trackCredits: t.exposeInt('trackCredits'),
     tokenOffsetCredits: t.exposeInt('tokenOffsetCredits'),
@@ -27,6 +29,7 @@ const CostRef = builder.objectRef<Quote['cost']>('QuoteCost').implement({
 });
 
 const SummaryRef = builder.objectRef<Quote['summary']>('QuoteSummary').implement({
+  description: 'How the tracks were counted.',
   fields: (t) => ({
     trackCount: t.exposeInt('trackCount'),
     billableTracks: t.exposeInt('billableTracks'),
@@ -37,6 +40,7 @@ const SummaryRef = builder.objectRef<Quote['summary']>('QuoteSummary').implement
 });
 
 const BalanceRef = builder.objectRef<Quote['balance']>('QuoteBalance').implement({
+  description: 'The balance against the cost.',
   fields: (t) => ({
     available: t.exposeInt('available'),
     required: t.exposeInt('required'),
@@ -47,6 +51,7 @@ const BalanceRef = builder.objectRef<Quote['balance']>('QuoteBalance').implement
 });
 
 const RatesRef = builder.objectRef<Quote['rates']>('QuoteRates').implement({
+  description: 'The rates the quote applied.',
   fields: (t) => ({
     creditsPerHumanTrack: t.exposeInt('creditsPerHumanTrack'),
     creditsPerAiTrack: t.exposeInt('creditsPerAiTrack'),
@@ -83,6 +88,8 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
 builder.queryField('quoteRelease', (t) =>
   t.field({
     type: QuoteRef,
+    description:
+      'What a release would cost against your balance, and what blocks it. Creates and charges nothing.',
     authScopes: MCP,
     args: {
       tracks: t.arg({ type: 'JSON', required: true, validate: payloadValidation('tracks') }),

@@ -49,6 +49,7 @@ const ReleaseTrackRef = builder.objectRef<ReleaseTrack>('ReleaseTrack').implemen
 });
 
 const ReleaseArtistRef = builder.objectRef<ReleaseArtist>('ReleaseArtist').implement({
+  description: 'An artist credited on a submitted release, with the store profiles linked.',
   fields: (t) => ({
     position: t.exposeInt('position'),
     name: t.exposeString('name'),
@@ -136,6 +137,7 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
 builder.queryField('release', (t) =>
   t.field({
     type: ReleaseRef,
+    description: 'One of your releases: its metadata, tracks, artists and cover art.',
     authScopes: MCP,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) =>
@@ -155,18 +157,22 @@ builder.queryField('releases', (t) =>
 );
 
 builder.queryField('releasesConnection', (t) =>
-  t.connection({
-    type: ReleaseRef,
-    authScopes: MCP,
-    description:
-      'All releases, newest first, as a Relay connection with keyset cursors: pages do not shift while ' +
-      'releases are created. `first`/`after` forward, `last`/`before` backward; at most 100 a page (20 by default).',
-    resolve: (_root, args, context) =>
-      pageOfReleases(context.em, requirePrincipal(context).accountId, {
-        first: args.first,
-        after: args.after,
-        last: args.last,
-        before: args.before,
-      }),
-  }),
+  t.connection(
+    {
+      type: ReleaseRef,
+      authScopes: MCP,
+      description:
+        'All releases, newest first, as a Relay connection with keyset cursors: pages do not shift while ' +
+        'releases are created. `first`/`after` forward, `last`/`before` backward; at most 100 a page (20 by default).',
+      resolve: (_root, args, context) =>
+        pageOfReleases(context.em, requirePrincipal(context).accountId, {
+          first: args.first,
+          after: args.after,
+          last: args.last,
+          before: args.before,
+        }),
+    },
+    { description: 'A page of your releases, newest first.' },
+    { description: 'A release with its cursor.' },
+  ),
 );

@@ -9,6 +9,7 @@ import { ReleaseRef } from './release.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
 const SubmitResultRef = builder.objectRef<SubmitResult>('SubmitResult').implement({
+  description: 'What a submission charged and where the release stands now.',
   fields: (t) => ({
     releaseId: t.id({ resolve: (r) => r.release.id }),
     status: t.field({ type: ReleaseStatusEnum, resolve: (r) => r.release.status }),

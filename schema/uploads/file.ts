@@ -15,6 +15,7 @@ export const UploadTypeEnum = enumFromList('UploadType', UPLOAD_TYPES, {
 });
 
 const MediaWarningRef = builder.objectRef<MediaWarning>('MediaWarning').implement({
+  description: 'Something about a file worth knowing; it was stored all the same.',
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
 });
 
@@ -68,6 +69,7 @@ interface FileDownload {
 }
 
 const FileDownloadRef = builder.objectRef<FileDownload>('FileDownload').implement({
+  description: 'A short-lived signed link to a file.',
   fields: (t) => ({
     url: t.exposeString('url', { description: 'A signed URL that serves the bytes without a token.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
@@ -77,6 +79,7 @@ const FileDownloadRef = builder.objectRef<FileDownload>('FileDownload').implemen
 builder.queryField('file', (t) =>
   t.field({
     type: FileRef,
+    description: 'One of your files, by its fileUrl.',
     authScopes: MCP,
     args: { fileUrl: t.arg.string({ required: true }) },
     resolve: (_root, args, context) =>

@@ -43,10 +43,12 @@ const CreatedSessionRef = builder
   });
 
 const ReceivedChunkRef = builder.objectRef<{ index: number; size: number }>('ReceivedChunk').implement({
+  description: 'A chunk an upload session holds.',
   fields: (t) => ({ index: t.exposeInt('index'), size: t.exposeInt('size') }),
 });
 
 const SessionProgressRef = builder.objectRef<SessionProgress>('UploadSessionProgress').implement({
+  description: 'Where a chunked upload stands: the chunks held, and the file once complete.',
   fields: (t) => ({
     sessionId: t.id({ resolve: (p) => p.session.id }),
     type: t.field({ type: UploadTypeEnum, resolve: (p) => p.session.type }),
@@ -68,6 +70,8 @@ const sessionScopes = (sessionId: string) => ({
 builder.mutationField('createUploadSession', (t) =>
   t.field({
     type: CreatedSessionRef,
+    description:
+      'Opens a chunked upload session for a large file; returns a scoped upload token and the endpoints to use.',
     authScopes: MCP,
     args: {
       type: t.arg({ type: UploadTypeEnum, required: true }),
@@ -122,6 +126,7 @@ builder.mutationField('recordUploadChunk', (t) =>
 builder.mutationField('completeUpload', (t) =>
   t.field({
     type: FileRef,
+    description: 'Assembles the chunks of an upload session into a stored, normalised file.',
     args: {
       sessionId: t.arg.id({ required: true }),
       fileName: t.arg.string({ required: false, validate: { maxLength: 255 } }),

@@ -51,6 +51,7 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpointView>('WebhookEndpoi
 const CreatedWebhookRef = builder
   .objectRef<{ endpoint: WebhookEndpointView; signingSecret: string }>('CreatedWebhookEndpoint')
   .implement({
+    description: 'An endpoint just created, with its signing secret shown this once.',
     fields: (t) => ({
       endpoint: t.field({ type: WebhookEndpointRef, resolve: (c) => c.endpoint }),
       signingSecret: t.exposeString('signingSecret', {
@@ -80,12 +81,14 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('WebhookDelive
 });
 
 const DeletedRef = builder.objectRef<{ id: string; deleted: true }>('DeletedWebhookEndpoint').implement({
+  description: 'What a deletion removed.',
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
 });
 
 builder.queryField('webhookEndpoints', (t) =>
   t.field({
     type: [WebhookEndpointRef],
+    description: 'Your webhook endpoints (secrets are never shown again).',
     authScopes: MCP,
     resolve: async (_root, _args, context) =>
       (await listEndpoints(context.em, requirePrincipal(context).accountId)).map(endpointView),
@@ -160,6 +163,7 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
 builder.mutationField('deleteWebhookEndpoint', (t) =>
   t.field({
     type: DeletedRef,
+    description: 'Deletes one of your webhook endpoints; pending deliveries to it are dropped.',
     authScopes: MCP,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) =>
