@@ -59,11 +59,11 @@ async function subscribers(target: Target, count: number, onEvent: (n: number, a
       let seen = false;
       await new Promise<void>((resolve) => {
         client.on('connected', () => resolve());
-        client.subscribe<{ releaseEvents: { payload: { n: number } } }>(
+        client.subscribe<{ releaseEvents: { payload: string } }>(
           { query: 'subscription { releaseEvents { payload } }' },
           {
             next: (v) => {
-              const n = v.data!.releaseEvents.payload.n;
+              const n = (JSON.parse(v.data!.releaseEvents.payload) as { n: number }).n;
               if (n >= 0) onEvent(n, now());
               else if (!seen) {
                 seen = true;

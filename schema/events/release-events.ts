@@ -78,12 +78,11 @@ export const ReleaseEventRef = builder.interfaceRef<PublishedEvent>('ReleaseEven
       type: [ArtistProfileRef],
       resolve: (e) => payloadOf(e).artistProfiles ?? [],
     }),
-    payload: t.field({
-      type: 'JSON',
+    payload: t.string({
       description:
-        'The event body exactly as webhooks deliver it (JSON by design: a client can forward or verify it ' +
-        'byte for byte). The typed fields say the same.',
-      resolve: (e) => e.payload,
+        'The event body as webhooks deliver it, as JSON text serialised the same way, byte for byte (a client ' +
+        'can forward or compare it). The typed fields say the same.',
+      resolve: (e) => JSON.stringify(e.payload),
     }),
   }),
 });

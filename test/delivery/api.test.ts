@@ -28,12 +28,18 @@ describe('delivery through the API', () => {
     const events: { type: string; payload: { previousStatus?: string; status?: string } }[] = [];
     await new Promise<void>((resolve) => {
       client.on('connected', () => resolve());
-      client.subscribe<{ releaseEvents: (typeof events)[number] }>(
+      client.subscribe<{ releaseEvents: { type: string; payload: string } }>(
         {
           query: 'subscription($id: ID) { releaseEvents(releaseId: $id, after: "0") { type payload } }',
           variables: { id: releaseId },
         },
-        { next: (v) => v.data && events.push(v.data.releaseEvents), error: () => {}, complete: () => {} },
+        {
+          next: (v) =>
+            v.data &&
+            events.push({ ...v.data.releaseEvents, payload: JSON.parse(v.data.releaseEvents.payload) }),
+          error: () => {},
+          complete: () => {},
+        },
       );
     });
 

@@ -103,9 +103,15 @@ describe('delivery across processes', () => {
     });
     await new Promise<void>((resolve) => {
       client.on('connected', () => resolve());
-      client.subscribe<{ releaseEvents: (typeof events)[number] }>(
+      client.subscribe<{ releaseEvents: { type: string; payload: string } }>(
         { query: 'subscription { releaseEvents { type payload } }' },
-        { next: (v) => v.data && events.push(v.data.releaseEvents), error: () => {}, complete: () => {} },
+        {
+          next: (v) =>
+            v.data &&
+            events.push({ ...v.data.releaseEvents, payload: JSON.parse(v.data.releaseEvents.payload) }),
+          error: () => {},
+          complete: () => {},
+        },
       );
     });
     await new Promise((r) => setTimeout(r, 200));

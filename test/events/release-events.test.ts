@@ -25,10 +25,13 @@ function subscribe(app: TestApp, token: string, variables: Record<string, unknow
   const received: Received[] = [];
   const errors: unknown[] = [];
   const ready = new Promise<void>((resolve) => client.on('connected', () => resolve()));
-  const stop = client.subscribe<{ releaseEvents: Received }>(
+  const stop = client.subscribe<{ releaseEvents: Omit<Received, 'payload'> & { payload: string } }>(
     { query: QUERY, variables },
     {
-      next: (v) => (v.data ? received.push(v.data.releaseEvents) : errors.push(v.errors)),
+      next: (v) =>
+        v.data
+          ? received.push({ ...v.data.releaseEvents, payload: JSON.parse(v.data.releaseEvents.payload) })
+          : errors.push(v.errors),
       error: (e) => errors.push(e),
       complete: () => {},
     },

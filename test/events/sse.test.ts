@@ -54,7 +54,7 @@ describe('release events over server-sent events (GraphQL over SSE)', () => {
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)))
       .filter((d) => d.data)
-      .map((d) => d.data.releaseEvents.payload.n);
+      .map((d) => JSON.parse(d.data.releaseEvents.payload).n);
     expect(data).toEqual([1, 2]);
   });
 });

@@ -64,8 +64,8 @@ describe('graphql-ws fan-out of release events', () => {
     const second = await two.until(2);
 
     expect(first.filter((f) => f.id === 'all').map((f) => [f.type, f.payload])).toEqual([
-      ['next', { data: { releaseEvents: { type: 'RELEASE_STATUS_CHANGED', payload: { n: 1 } } } }],
-      ['next', { data: { releaseEvents: { type: 'RELEASE_APPROVED', payload: { n: 2 } } } }],
+      ['next', { data: { releaseEvents: { type: 'RELEASE_STATUS_CHANGED', payload: '{"n":1}' } } }],
+      ['next', { data: { releaseEvents: { type: 'RELEASE_APPROVED', payload: '{"n":2}' } } }],
     ]);
     const others = first.filter((f) => f.id === 'other');
     expect(others).toHaveLength(1);
@@ -80,7 +80,7 @@ describe('graphql-ws fan-out of release events', () => {
     await one.until(4);
     await settle(100);
     expect(one.frames().map((f) => f.id)).toEqual(['all', 'all', 'other', 'other']);
-    expect(two.frames().map((f) => f.payload.data.releaseEvents.payload.n)).toEqual([1, 2, 3]);
+    expect(two.frames().map((f) => JSON.parse(f.payload.data.releaseEvents.payload).n)).toEqual([1, 2, 3]);
     one.close();
     two.close();
   });
@@ -102,7 +102,7 @@ describe('graphql-ws fan-out of release events', () => {
     await app.services.pubsub.publish([again!]);
     await settle(200);
     const events = watcher.frames().map((f) => f.payload.data.releaseEvents);
-    expect(events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual(
+    expect(events.map((e: { payload: string }) => JSON.parse(e.payload).n)).toEqual(
       Array.from({ length: 40 }, (_, i) => i + 1),
     );
     const cursors = events.map((e: { cursor: string }) => Number(e.cursor));
@@ -121,7 +121,7 @@ describe('graphql-ws fan-out of release events', () => {
     await settle(100);
     await emit(account.accountId, 'release.status_changed', 1);
     const frames = await staying.until(1);
-    expect(frames.map((f) => f.payload.data.releaseEvents.payload.n)).toEqual([1]);
+    expect(frames.map((f) => JSON.parse(f.payload.data.releaseEvents.payload).n)).toEqual([1]);
     expect(leaving.frames()).toEqual([]);
     staying.close();
   });
