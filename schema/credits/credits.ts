@@ -3,6 +3,7 @@ import { CREDIT_TRANSACTION_TYPES } from '../../src/domains/credits/credit-trans
 import {
   type CreditsSummary,
   MAX_TRANSACTION_LIMIT,
+  pageOfTransactions,
   readCredits,
 } from '../../src/domains/credits/read-credits.ts';
 import { builder, MCP } from '../builder.ts';
@@ -65,4 +66,20 @@ builder.queryField('credits', (t) =>
     resolve: (_root, args, context) =>
       readCredits(context.em, requirePrincipal(context).accountId, args.transactionLimit ?? 10),
   }),
+);
+
+builder.queryField('creditTransactions', (t) =>
+  t.connection(
+    {
+      type: CreditTransactionRef,
+      authScopes: MCP,
+      description:
+        'The whole ledger, newest first, as a Relay connection with keyset cursors (at most 100 a page, 20 by ' +
+        'default): pages do not shift while credits move.',
+      resolve: (_root, args, context) =>
+        pageOfTransactions(context.em, requirePrincipal(context).accountId, args),
+    },
+    { description: 'A page of the ledger, newest first.' },
+    { description: 'A ledger move with its cursor.' },
+  ),
 );

@@ -5,6 +5,7 @@ import {
   endpointView,
   listDeliveries,
   listEndpoints,
+  pageOfDeliveries,
   redeliver,
   updateEndpoint,
   type WebhookDeliveryView,
@@ -114,6 +115,30 @@ builder.queryField('webhookDeliveries', (t) =>
         )
       ).map(deliveryView),
   }),
+);
+
+builder.queryField('webhookDeliveriesConnection', (t) =>
+  t.connection(
+    {
+      type: WebhookDeliveryRef,
+      authScopes: MCP,
+      description:
+        'The delivery log of one endpoint, newest first, as a Relay connection with keyset cursors (at most ' +
+        '100 a page, 20 by default).',
+      args: { endpointId: t.arg.id({ required: true }) },
+      resolve: async (_root, args, context) => {
+        const page = await pageOfDeliveries(
+          context.em,
+          requirePrincipal(context).accountId,
+          args.endpointId,
+          args,
+        );
+        return { ...page, edges: page.edges.map((edge) => ({ ...edge, node: deliveryView(edge.node) })) };
+      },
+    },
+    { description: "A page of an endpoint's deliveries, newest first." },
+    { description: 'A delivery with its cursor.' },
+  ),
 );
 
 builder.mutationField('createWebhookEndpoint', (t) =>

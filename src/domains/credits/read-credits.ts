@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { keysetPage, type Page, type PageArgs } from '../../platform/db/keyset.ts';
 import { getAccount } from '../accounts/get-account.ts';
 import { CreditTransaction } from './credit-transaction.entity.ts';
 
@@ -37,4 +38,13 @@ export async function readCredits(
     transactions,
     aggregates: { usedTotal: Number(totals?.used ?? 0), purchasedTotal: Number(totals?.purchased ?? 0) },
   };
+}
+
+/** The account's ledger as keyset pages, newest first. */
+export function pageOfTransactions(
+  em: EntityManager,
+  accountId: string,
+  args: PageArgs,
+): Promise<Page<CreditTransaction>> {
+  return keysetPage(em, CreditTransaction, { account: accountId }, args);
 }

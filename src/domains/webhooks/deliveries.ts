@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { keysetPage, type Page, type PageArgs } from '../../platform/db/keyset.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import { isUuid } from '../../platform/ids.ts';
 import { findOwnEndpoint } from './endpoints.ts';
 import { WebhookDelivery } from './webhook-delivery.entity.ts';
 
 export const DEFAULT_DELIVERY_LOG_LIMIT = 20;
 export const MAX_DELIVERY_LOG_LIMIT = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The delivery log: an endpoint's latest deliveries, newest first (404 unless the caller's endpoint). */
 export async function listDeliveries(
@@ -23,6 +24,17 @@ export async function listDeliveries(
   );
 }
 
+/** The delivery log as keyset pages, newest first (404 unless the caller's endpoint). */
+export async function pageOfDeliveries(
+  em: EntityManager,
+  accountId: string,
+  endpointId: string,
+  args: PageArgs,
+): Promise<Page<WebhookDelivery>> {
+  const endpoint = await findOwnEndpoint(em, accountId, endpointId);
+  return keysetPage(em, WebhookDelivery, { endpoint: endpoint.id }, args);
+}
+
 /**
  * Sends one delivery again. The row is reused (UNIQUE (endpoint, event) keeps one row per endpoint and
  * event): it goes back to `pending` with attempts 0, due now, and the usual retries apply. The
@@ -37,7 +49,7 @@ export async function redeliver(
   now: Date = new Date(),
 ): Promise<WebhookDelivery> {
   const endpoint = await findOwnEndpoint(em, accountId, endpointId);
-  const delivery = UUID.test(deliveryId)
+  const delivery = isUuid(deliveryId)
     ? await em.findOne(WebhookDelivery, { id: deliveryId, endpoint: endpoint.id })
     : null;
   if (!delivery) throw notFound('No delivery with this id for this endpoint.', 'webhook_delivery_not_found');

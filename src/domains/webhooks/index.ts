@@ -9,6 +9,7 @@ export {
   DEFAULT_DELIVERY_LOG_LIMIT,
   listDeliveries,
   MAX_DELIVERY_LOG_LIMIT,
+  pageOfDeliveries,
   redeliver,
 } from './deliveries.ts';
 export { type DeliveryWorkerOptions, startDeliveryWorker } from './delivery-worker.ts';

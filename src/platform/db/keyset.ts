@@ -1,0 +1,103 @@
+import type { EntityName } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalidRequest } from '../errors.ts';
+import { isUuid } from '../ids.ts';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** Rows a list pages through: newest first by (createdAt, id). */
+export interface KeysetRow {
+  id: string;
+  createdAt: Date;
+}
+
+export interface Page<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
+}
+
+/** A position in a newest-first list: the row's (createdAt, id), opaque to clients. */
+export function cursorOf(row: KeysetRow): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function readCursor(cursor: string, field: 'after' | 'before'): KeysetRow {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) {
+    throw invalidRequest(
+      `${field} is not a cursor of this list.`,
+      [{ path: field, message: 'not a cursor' }],
+      'invalid_cursor',
+    );
+  }
+  return { createdAt, id };
+}
+
+function pageSize(value: number | null | undefined, field: 'first' | 'last'): number | null {
+  if (value === null || value === undefined) return null;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_PAGE_SIZE) {
+    throw invalidRequest(`${field} must be between 0 and ${MAX_PAGE_SIZE}.`, [
+      { path: field, message: 'out of range' },
+    ]);
+  }
+  return value;
+}
+
+const older = (c: KeysetRow) => ({
+  $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }],
+});
+const newer = (c: KeysetRow) => ({
+  $or: [{ createdAt: { $gt: c.createdAt } }, { createdAt: c.createdAt, id: { $gt: c.id } }],
+});
+
+/**
+ * One page of a newest-first list, by keyset on (createdAt, id): a page never shifts when rows are
+ * added meanwhile, and each page is one indexed range read. Forward with `first`/`after`, backward
+ * with `last`/`before`; at most 100 a page, 20 by default.
+ */
+export async function keysetPage<T extends KeysetRow>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: Record<string, unknown>,
+  args: PageArgs,
+): Promise<Page<T>> {
+  const first = pageSize(args.first, 'first');
+  const last = pageSize(args.last, 'last');
+  const backward = last !== null && first === null;
+  const size = (backward ? last : first) ?? DEFAULT_PAGE_SIZE;
+  const after = args.after ? readCursor(args.after, 'after') : null;
+  const before = args.before ? readCursor(args.before, 'before') : null;
+  const order = backward ? ('asc' as const) : ('desc' as const);
+  const rows = (await em.find(
+    entity as never,
+    { ...where, $and: [...(after ? [older(after)] : []), ...(before ? [newer(before)] : [])] } as never,
+    { orderBy: { createdAt: order, id: order }, limit: size + 1 } as never,
+  )) as T[];
+  const more = rows.length > size;
+  const nodes = rows.slice(0, size);
+  if (backward) nodes.reverse();
+  const edges = nodes.map((node) => ({ cursor: cursorOf(node), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: backward ? before !== null : more,
+      hasPreviousPage: backward ? more : after !== null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
