@@ -7,7 +7,7 @@ import { DRAFT_RESULT_FIELDS, SUBMIT_RESULT_FIELDS } from './selections.ts';
 export function saveDraftDocument(operationName: string): string {
   return `mutation ${operationName}($release: JSON, $tracks: JSON, $trackPatches: JSON, $uploadRequests: JSON,
     $status: String, $mode: DraftMode, $releaseId: ID, $conversationId: String, $ifMatch: Int) {
-    draft: saveDraft(release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
+    draft: saveDraftWire(release: $release, tracks: $tracks, trackPatches: $trackPatches, uploadRequests: $uploadRequests,
       status: $status, mode: $mode, releaseId: $releaseId, conversationId: $conversationId, ifMatch: $ifMatch) {
       ${DRAFT_RESULT_FIELDS} } }`;
 }
@@ -15,7 +15,7 @@ export function saveDraftDocument(operationName: string): string {
 export function submitDocument(operationName: string): string {
   return `mutation ${operationName}($release: JSON!, $tracks: JSON!, $releaseId: ID, $conversationId: String,
     $tokenOffset: Boolean, $distributors: JSON, $skipAdapters: Boolean, $idempotencyKey: String, $provenance: String) {
-    submission: submitRelease(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
+    submission: submitReleaseWire(release: $release, tracks: $tracks, releaseId: $releaseId, conversationId: $conversationId,
       tokenOffset: $tokenOffset, distributors: $distributors, skipAdapters: $skipAdapters,
       idempotencyKey: $idempotencyKey, provenance: $provenance) { ${SUBMIT_RESULT_FIELDS} } }`;
 }

@@ -46,7 +46,7 @@ export const RULE_ISSUE_FIELDS = /* GraphQL */ `rule severity path message sugge
 export const DRAFT_RESULT_FIELDS = /* GraphQL */ `
   releaseId releaseCreated
   snapshot { revision snapshotId status }
-  latest { payload tracks uploadRequests }
+  latest { payload: payloadWire tracks: tracksWire uploadRequests }
   submittable
   submissionWarnings { ${RULE_ISSUE_FIELDS} }
 `;
@@ -78,8 +78,8 @@ export const RELEASE_DETAIL_FIELDS = /* GraphQL */ `
   ${RELEASE_SUMMARY_FIELDS}
   conversation_id: conversationId draft_status: draftStatus token_offset: tokenOffset upc
   distribution_store_ids: distributionStoreIds
-  release: releaseMetadata
-  tracks: trackMetadata
+  release: releaseMetadataWire
+  tracks: trackMetadataWire
 `;
 
 export const RELEASE_STATUS_FIELDS = /* GraphQL */ `

@@ -2,6 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import SubGraphPlugin from '@pothos/plugin-sub-graph';
 import ZodPlugin from '@pothos/plugin-zod';
 import type { Scope } from '../src/domains/accounts/scopes.ts';
 import { AppError, forbidden, unauthenticated } from '../src/platform/errors.ts';
@@ -23,18 +24,32 @@ function fieldPath(segments: readonly PropertyKey[]): string {
     .join('');
 }
 
+/**
+ * Two schemas from one set of types and resolvers. `public` is the typed API served on /graphql and printed
+ * to schema.graphql. `facade` adds the wire fields the REST and agent facades run: they take the spec's JSON
+ * bodies as sent (aliases, values of the wrong type) so that the release rules can report every problem
+ * with its field path, as the spec promises (docs/graphql-contract.md, "Wire fields").
+ */
+export type SubGraph = 'public' | 'facade';
+
+/** Options of a field only the facades run (see SubGraph). */
+export const FACADE_ONLY = { subGraphs: ['facade'] as SubGraph[] };
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   AuthScopes: AuthScopes;
+  SubGraphs: SubGraph;
   DefaultFieldNullability: false;
   Scalars: {
     // GraphQL hands every ID argument over as a string (integers included); ids go out as strings.
     ID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
+    StoreKey: { Input: number | string; Output: number | string };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ZodPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [SubGraphPlugin, ScopeAuthPlugin, ZodPlugin, RelayPlugin, DataloaderPlugin],
+  subGraphs: { defaultForTypes: ['public', 'facade'], fieldsInheritFromTypes: true },
   // No global `node`/`nodes` fields: every root field declares its scopes, and lookups go through owners.
   relay: {
     nodeQueryOptions: false,

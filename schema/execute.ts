@@ -13,7 +13,7 @@ import type { Principal } from '../src/domains/accounts/principal.ts';
 import { type Channel, createContext } from './context.ts';
 import { normaliseError } from './errors.ts';
 import { type EnumTranslation, enumTranslation, toDomainValues, toEnumNames } from './facade-values.ts';
-import { getSchema } from './index.ts';
+import { getFacadeSchema } from './index.ts';
 import { refuseHostileInput } from './input-guard.ts';
 import type { AppServices } from './services.ts';
 
@@ -30,7 +30,10 @@ export class InvalidOperationError extends Error {
 }
 
 /** Parses and validates a facade's document once, at start-up; an invalid document stops the server. */
-export function prepareOperation(source: string, schema: GraphQLSchema = getSchema()): PreparedOperation {
+export function prepareOperation(
+  source: string,
+  schema: GraphQLSchema = getFacadeSchema(),
+): PreparedOperation {
   const document = parse(source);
   const errors = validate(schema, document);
   if (errors.length > 0) {
@@ -70,7 +73,7 @@ export async function runOperation(
   const refused = refuseHostileInput(prepared.document, options.variables);
   if (refused) return { data: null, errors: [normaliseError(refused, app.logger, context.requestId)] };
   const result = (await execute({
-    schema: getSchema(),
+    schema: getFacadeSchema(),
     document: prepared.document,
     variableValues: toEnumNames(options.variables, prepared.enums),
     contextValue: context,

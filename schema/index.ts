@@ -21,10 +21,17 @@ import './delivery/status.ts';
 import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
 
-let schema: GraphQLSchema | undefined;
+let publicSchema: GraphQLSchema | undefined;
+let facadeSchema: GraphQLSchema | undefined;
 
-/** The schema, built once from every module registered above. */
+/** The public schema (served on /graphql, printed), built once from every module registered above. */
 export function getSchema(): GraphQLSchema {
-  schema ??= builder.toSchema({ sortSchema: true });
-  return schema;
+  publicSchema ??= builder.toSchema({ sortSchema: true, subGraph: 'public' });
+  return publicSchema;
+}
+
+/** The public schema plus the wire fields the REST and agent facades run (see SubGraph in builder.ts). */
+export function getFacadeSchema(): GraphQLSchema {
+  facadeSchema ??= builder.toSchema({ sortSchema: true, subGraph: 'facade' });
+  return facadeSchema;
 }

@@ -26,13 +26,21 @@ function tooDeep(value: unknown): boolean {
   return deep;
 }
 
+/** The argument or input field name of the first string literal holding NUL (nested literals too), or null. */
 function literalWithNul(document: DocumentNode): string | null {
   let found: string | null = null;
+  const names: string[] = [];
+  const enter = (node: { name: { value: string } }) => {
+    names.push(node.name.value);
+  };
+  const leave = () => {
+    names.pop();
+  };
   visit(document, {
-    [Kind.ARGUMENT]: (node) => {
-      if (found === null && node.value.kind === Kind.STRING && node.value.value.includes(NUL)) {
-        found = node.name.value;
-      }
+    [Kind.ARGUMENT]: { enter, leave },
+    [Kind.OBJECT_FIELD]: { enter, leave },
+    [Kind.STRING]: (node) => {
+      if (found === null && node.value.includes(NUL)) found = names.join('.') || 'query';
     },
   });
   return found;

@@ -37,3 +37,24 @@ builder.scalarType('JSON', {
   parseValue: (value) => value,
   parseLiteral: literal,
 });
+
+builder.scalarType('StoreKey', {
+  description:
+    'A store: its `storeId` (an Int) or one of its aliases (a String, case-insensitive), as the store catalog ' +
+    '(`distributionStores`) lists them.',
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (Number.isSafeInteger(value) || (typeof value === 'string' && value.length > 0 && value.length <= 100))
+      return value as number | string;
+    throw new GraphQLError(
+      'StoreKey must be a store id (an integer) or a store alias (a string of 1 to 100 characters).',
+    );
+  },
+  parseLiteral: (node) => {
+    if (node.kind === Kind.INT) return Number(node.value);
+    if (node.kind === Kind.STRING && node.value.length > 0 && node.value.length <= 100) return node.value;
+    throw new GraphQLError(
+      'StoreKey must be a store id (an integer) or a store alias (a string of 1 to 100 characters).',
+    );
+  },
+});

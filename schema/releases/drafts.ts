@@ -1,8 +1,16 @@
-import { DRAFT_MODES, type DraftResult, saveDraft } from '../../src/domains/releases/save-draft.ts';
-import { builder, MCP } from '../builder.ts';
-import { requirePrincipal } from '../context.ts';
+import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
+import {
+  DRAFT_MODES,
+  type DraftInput,
+  type DraftResult,
+  saveDraft,
+} from '../../src/domains/releases/save-draft.ts';
+import { builder, FACADE_ONLY, MCP } from '../builder.ts';
+import { type Context, requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';
-import { payloadValidation } from './payload-validation.ts';
+import { toWire } from '../wire-shape.ts';
+import { payloadValidation, wireBody } from './payload-validation.ts';
+import { ReleaseShape, TrackShape } from './release-shape.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
 const DraftModeEnum = enumFromList('DraftMode', DRAFT_MODES, {
@@ -19,16 +27,35 @@ const SnapshotRef = builder.objectRef<DraftResult['snapshot']>('DraftSnapshot').
   }),
 });
 
+const UPLOAD_REQUESTS =
+  'Notes of the uploads the draft waits for, free-form objects kept as sent (JSON: the spec leaves their shape open).';
+
 const LatestRef = builder.objectRef<DraftResult['latest']>('DraftLatest').implement({
   description: 'The draft as saved now.',
   fields: (t) => ({
     payload: t.field({
-      type: 'JSON',
+      type: ReleaseShape.output,
       description: 'The release object as saved.',
       resolve: (l) => l.payload,
     }),
-    tracks: t.field({ type: 'JSON', resolve: (l) => l.tracks }),
-    uploadRequests: t.field({ type: 'JSON', resolve: (l) => l.uploadRequests }),
+    tracks: t.field({ type: [TrackShape.output], resolve: (l) => l.tracks }),
+    uploadRequests: t.field({
+      type: ['JSON'],
+      description: UPLOAD_REQUESTS,
+      resolve: (l) => l.uploadRequests,
+    }),
+    payloadWire: t.field({
+      ...FACADE_ONLY,
+      type: 'JSON',
+      description: 'The release object as stored, for the REST and agent bodies.',
+      resolve: (l) => l.payload,
+    }),
+    tracksWire: t.field({
+      ...FACADE_ONLY,
+      type: 'JSON',
+      description: 'The tracks as stored, for the REST and agent bodies.',
+      resolve: (l) => l.tracks,
+    }),
   }),
 });
 
@@ -48,15 +75,82 @@ const DraftResultRef = builder.objectRef<DraftResult>('DraftResult').implement({
   }),
 });
 
+const TrackPatchInputRef = builder.inputType('TrackPatchInput', {
+  description: 'A change to one track of a draft, addressed by index or trackNumber.',
+  fields: (t) => ({
+    index: t.int({ required: false, description: '0-based; the track count appends a track.' }),
+    trackNumber: t.int({ required: false, description: '1-based, in place of index.' }),
+    remove: t.boolean({ required: false, description: 'Deletes the track.' }),
+    patch: t.field({ type: TrackShape.input, required: false, description: 'Fields merged into the track.' }),
+  }),
+});
+
+const DraftInputRef = builder.inputType('DraftInput', {
+  description:
+    'A draft save. Without releaseId or conversationId it starts a new draft. Drafts never fail on ' +
+    'submission rules; the result reports them.',
+  fields: (t) => ({
+    release: t.field({ type: ReleaseShape.input, required: false }),
+    tracks: t.field({
+      type: [TrackShape.input],
+      required: false,
+      description: 'Replaces the tracks.',
+      validate: { maxLength: PAYLOAD_LIMITS.tracks },
+    }),
+    trackPatches: t.field({ type: [TrackPatchInputRef], required: false }),
+    uploadRequests: t.field({ type: ['JSON'], required: false, description: UPLOAD_REQUESTS }),
+    status: t.string({
+      required: false,
+      description: 'For example collecting.',
+      validate: { maxLength: 50 },
+    }),
+    mode: t.field({ type: DraftModeEnum, required: false }),
+    releaseId: t.id({ required: false }),
+    conversationId: t.string({ required: false, validate: { minLength: 1, maxLength: 200 } }),
+    ifMatch: t.int({ required: false, description: 'The revision the client last saw; 409 when it moved.' }),
+  }),
+});
+
+const DRAFT_DESCRIPTION =
+  'Save a draft. No releaseId/conversationId: a new draft. Drafts never fail on submission rules; they report them.';
+
+const save = (context: Context, input: DraftInput) =>
+  saveDraft(context.em, requirePrincipal(context).accountId, input);
+
 builder.mutationField('saveDraft', (t) =>
   t.field({
     type: DraftResultRef,
     authScopes: MCP,
-    description:
-      'Save a draft. No releaseId/conversationId: a new draft. Drafts never fail on submission rules; they report them.',
+    description: DRAFT_DESCRIPTION,
+    args: { input: t.arg({ type: DraftInputRef, required: true }) },
+    resolve: (_root, { input }, context) =>
+      save(context, {
+        release: input.release ? toWire(ReleaseShape, input.release) : undefined,
+        tracks: input.tracks ? input.tracks.map((track) => toWire(TrackShape, track)) : undefined,
+        trackPatches: input.trackPatches?.map(({ patch, trackNumber, ...rest }) => ({
+          ...rest,
+          ...(trackNumber === undefined ? {} : { track_number: trackNumber }),
+          ...(patch ? { patch: toWire(TrackShape, patch) } : {}),
+        })),
+        uploadRequests: input.uploadRequests ?? undefined,
+        status: input.status ?? null,
+        mode: input.mode ?? null,
+        releaseId: input.releaseId ?? null,
+        conversationId: input.conversationId ?? null,
+        ifMatch: input.ifMatch ?? null,
+      }),
+  }),
+);
+
+builder.mutationField('saveDraftWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: DraftResultRef,
+    authScopes: MCP,
+    description: `${DRAFT_DESCRIPTION} The REST and agent body as sent (see SubGraph in builder.ts).`,
     args: {
-      release: t.arg({ type: 'JSON', required: false, validate: payloadValidation('release') }),
-      tracks: t.arg({ type: 'JSON', required: false, validate: payloadValidation('tracks') }),
+      release: t.arg({ type: 'JSON', required: false, ...wireBody('release', ReleaseShape) }),
+      tracks: t.arg({ type: 'JSON', required: false, ...wireBody('tracks', TrackShape) }),
       trackPatches: t.arg({ type: 'JSON', required: false, validate: payloadValidation('trackPatches') }),
       uploadRequests: t.arg({ type: 'JSON', required: false, validate: payloadValidation('uploadRequests') }),
       status: t.arg.string({ required: false, validate: { maxLength: 50 } }),
@@ -69,7 +163,7 @@ builder.mutationField('saveDraft', (t) =>
       }),
     },
     resolve: (_root, args, context) =>
-      saveDraft(context.em, requirePrincipal(context).accountId, {
+      save(context, {
         release: args.release,
         tracks: args.tracks,
         trackPatches: args.trackPatches ?? undefined,

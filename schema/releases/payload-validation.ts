@@ -4,6 +4,7 @@ import {
   payloadLimitsText,
   payloadProblems,
 } from '../../src/domains/releases/payload-limits.ts';
+import type { WireShape } from '../wire-shape.ts';
 
 /** `tracks[0].title` → `[0, 'title']` below the argument itself (the plugin puts the argument first). */
 function segmentsBelowArgument(path: string): (string | number)[] {
@@ -19,4 +20,15 @@ export function payloadValidation(part: PayloadPart) {
     }
   });
   return { schema: schema.meta({ description: payloadLimitsText(part) }) };
+}
+
+/**
+ * Options of a facade-only JSON argument that carries a body of the spec as sent: the payload checks, and
+ * the typed input it mirrors (the REST reference documents the body with that type's wire names).
+ */
+export function wireBody(part: PayloadPart, shape: WireShape) {
+  return {
+    validate: payloadValidation(part),
+    extensions: { wireBody: { inputType: shape.input.name, list: part !== 'release' } },
+  };
 }

@@ -1,9 +1,12 @@
 import type { TrackCharge } from '../../src/domains/releases/billing.ts';
-import { type Quote, quoteRelease } from '../../src/domains/releases/quote-release.ts';
-import { builder, MCP } from '../builder.ts';
-import { requirePrincipal } from '../context.ts';
+import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
+import { type Quote, type QuoteInput, quoteRelease } from '../../src/domains/releases/quote-release.ts';
+import { builder, FACADE_ONLY, MCP } from '../builder.ts';
+import { type Context, requirePrincipal } from '../context.ts';
 import { BundleRef } from '../credits/pricing.ts';
-import { payloadValidation } from './payload-validation.ts';
+import { toWire } from '../wire-shape.ts';
+import { wireBody } from './payload-validation.ts';
+import { ReleaseShape, TrackShape } from './release-shape.ts';
 import { RuleIssueRef } from './rule-issue.ts';
 
 export const TrackChargeRef = builder.objectRef<TrackCharge>('TrackCharge').implement({
@@ -85,19 +88,54 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
   }),
 });
 
+const QuoteInputRef = builder.inputType('QuoteInput', {
+  description:
+    'A release to price. Only the tracks are needed; a release adds its own rules to the blockers.',
+  fields: (t) => ({
+    tracks: t.field({
+      type: [TrackShape.input],
+      required: true,
+      validate: { maxLength: PAYLOAD_LIMITS.tracks },
+    }),
+    release: t.field({ type: ReleaseShape.input, required: false }),
+    tokenOffset: t.boolean({ required: false, defaultValue: false }),
+  }),
+});
+
+const QUOTE_DESCRIPTION =
+  'What a release would cost against your balance, and what blocks it. Creates and charges nothing.';
+
+const quote = (context: Context, input: QuoteInput) =>
+  quoteRelease(context.em, requirePrincipal(context).accountId, input);
+
 builder.queryField('quoteRelease', (t) =>
   t.field({
     type: QuoteRef,
-    description:
-      'What a release would cost against your balance, and what blocks it. Creates and charges nothing.',
+    description: QUOTE_DESCRIPTION,
+    authScopes: MCP,
+    args: { input: t.arg({ type: QuoteInputRef, required: true }) },
+    resolve: (_root, { input }, context) =>
+      quote(context, {
+        tracks: input.tracks.map((track) => toWire(TrackShape, track)),
+        release: input.release ? toWire(ReleaseShape, input.release) : undefined,
+        tokenOffset: input.tokenOffset ?? false,
+      }),
+  }),
+);
+
+builder.queryField('quoteReleaseWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: QuoteRef,
+    description: `${QUOTE_DESCRIPTION} The REST and agent body as sent (see SubGraph in builder.ts).`,
     authScopes: MCP,
     args: {
-      tracks: t.arg({ type: 'JSON', required: true, validate: payloadValidation('tracks') }),
-      release: t.arg({ type: 'JSON', required: false, validate: payloadValidation('release') }),
+      tracks: t.arg({ type: 'JSON', required: true, ...wireBody('tracks', TrackShape) }),
+      release: t.arg({ type: 'JSON', required: false, ...wireBody('release', ReleaseShape) }),
       tokenOffset: t.arg.boolean({ required: false, defaultValue: false }),
     },
     resolve: (_root, args, context) =>
-      quoteRelease(context.em, requirePrincipal(context).accountId, {
+      quote(context, {
         tracks: args.tracks,
         release: args.release ?? undefined,
         tokenOffset: args.tokenOffset ?? false,

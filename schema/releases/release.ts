@@ -14,10 +14,17 @@ interface CoverKey {
   fileUrl: string;
 }
 
-import { builder, MCP } from '../builder.ts';
+import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
 import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
+import { ReleaseShape, TrackShape } from './release-shape.ts';
+
+type Body = Record<string, unknown>;
+const bodies = (value: unknown): Body[] =>
+  Array.isArray(value)
+    ? value.filter((item): item is Body => typeof item === 'object' && item !== null && !Array.isArray(item))
+    : [];
 
 export const ArtistProfileRef = builder.objectRef<ArtistProfile>('ArtistProfile').implement({
   description: 'An artist of the release with the store profiles linked to it (null: none linked).',
@@ -44,7 +51,29 @@ const ReleaseTrackRef = builder.objectRef<ReleaseTrack>('ReleaseTrack').implemen
     trackType: t.exposeString('trackType'),
     ai: t.exposeBoolean('ai'),
     credits: t.exposeInt('credits'),
-    metadata: t.field({ type: 'JSON', resolve: (track) => track.payload }),
+    metadata: t.field({
+      type: TrackShape.output,
+      description: 'The track as submitted.',
+      resolve: (track) => track.payload,
+    }),
+  }),
+});
+
+builder.objectField(ReleaseShape.output, 'artistProfiles', (t) =>
+  t.field({
+    type: [ArtistProfileRef],
+    nullable: true,
+    description: "The artists with their stored store links (a release's metadata; null in a draft result).",
+    resolve: (body) =>
+      Array.isArray(body.artist_profiles) ? (body.artist_profiles as ArtistProfile[]) : null,
+  }),
+);
+
+const ReleaseDocumentRef = builder.objectRef<ReturnType<typeof mergedMetadata>>('ReleaseDocument').implement({
+  description: 'The metadata of a release: its release object and tracks.',
+  fields: (t) => ({
+    release: t.field({ type: ReleaseShape.output, resolve: (m) => m.release }),
+    tracks: t.field({ type: [TrackShape.output], resolve: (m) => bodies(m.tracks) }),
   }),
 });
 
@@ -86,18 +115,30 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true }),
     metadata: t.field({
-      type: 'JSON',
-      description: 'Merged metadata: `{release, tracks}`, with `release.artist_profiles`.',
+      type: ReleaseDocumentRef,
+      description: 'Merged metadata: the release object (with artistProfiles) and the tracks.',
       resolve: (release) => mergedMetadata(release),
     }),
     releaseMetadata: t.field({
-      type: 'JSON',
-      description: 'The release object (draft snapshot or submitted data) with `artist_profiles`.',
+      type: ReleaseShape.output,
+      description: 'The release object (draft snapshot or submitted data), with artistProfiles.',
       resolve: (release) => mergedMetadata(release).release,
     }),
     trackMetadata: t.field({
-      type: 'JSON',
+      type: [TrackShape.output],
       description: 'The tracks as saved.',
+      resolve: (release) => bodies(mergedMetadata(release).tracks),
+    }),
+    releaseMetadataWire: t.field({
+      ...FACADE_ONLY,
+      type: 'JSON',
+      description: 'The release object as stored, with `artist_profiles`, for the REST and agent bodies.',
+      resolve: (release) => mergedMetadata(release).release,
+    }),
+    trackMetadataWire: t.field({
+      ...FACADE_ONLY,
+      type: 'JSON',
+      description: 'The tracks as stored, for the REST and agent bodies.',
       resolve: (release) => mergedMetadata(release).tracks,
     }),
     artistProfiles: t.field({

@@ -40,7 +40,7 @@ describe('values the database would refuse are refused at the edge', () => {
     expect(file.body.code).toBe('invalid_string');
     const literal = await graphql(
       app().url,
-      'mutation { saveDraft(conversationId: "c\\u0000d") { releaseId } }',
+      'mutation { saveDraft(input: { conversationId: "c\\u0000d" }) { releaseId } }',
       {},
       account.token,
     );

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ReleaseShape, TrackShape } from '../../schema/releases/release-shape.ts';
+import { fromWire } from '../../schema/wire-shape.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { graphql, request } from '../support/http.ts';
@@ -14,8 +16,13 @@ describe('the submit channel belongs to the facade, not to the caller', () => {
     for (const via of ['agent_http', 'api']) {
       const answer = await graphql(
         app().url,
-        `mutation($r: JSON!, $t: JSON!) { submitRelease(release: $r, tracks: $t, via: ${via}) { releaseId } }`,
-        { r: release, t: tracks },
+        `mutation($input: SubmitReleaseInput!) { submitRelease(input: $input, via: ${via}) { releaseId } }`,
+        {
+          input: {
+            release: fromWire(ReleaseShape, release),
+            tracks: tracks.map((track) => fromWire(TrackShape, track)),
+          },
+        },
         account.token,
       );
       expect(answer.body.errors?.[0]?.message).toContain('Unknown argument "via"');

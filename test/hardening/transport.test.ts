@@ -146,7 +146,7 @@ describe('bodies that do not decode as their headers say', () => {
     const graphql = await send('/graphql', {
       method: 'POST',
       headers: json(),
-      body: `{"query":"query($t: JSON!) { quoteRelease(tracks: $t) { submittable } }","variables":{"t":${'['.repeat(3000)}${']'.repeat(3000)}}}`,
+      body: `{"query":"mutation($t: [JSON!]) { saveDraft(input: { uploadRequests: $t }) { releaseId } }","variables":{"t":${'['.repeat(3000)}${']'.repeat(3000)}}}`,
     });
     expect(graphql.status).toBeLessThan(500);
     expect(JSON.stringify(graphql.body)).not.toContain('internal_error');

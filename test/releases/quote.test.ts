@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { TrackShape } from '../../schema/releases/release-shape.ts';
+import { fromWire } from '../../schema/wire-shape.ts';
 import { AudioAnalysis } from '../../src/domains/audio/audio-analysis.entity.ts';
 import { StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
 import { useTestApp } from '../support/app.ts';
@@ -98,8 +100,10 @@ describe('quote', () => {
       token: account.token,
       body: {
         query:
-          'query($t: JSON!) { quoteRelease(tracks: $t, tokenOffset: true) { cost { totalCredits trackCredits } balance { shortfallCredits } tracks { credits reason } } }',
-        variables: { t: tracks },
+          'query($input: QuoteInput!) { quoteRelease(input: $input) { cost { totalCredits trackCredits } balance { shortfallCredits } tracks { credits reason } } }',
+        variables: {
+          input: { tracks: tracks.map((track) => fromWire(TrackShape, track)), tokenOffset: true },
+        },
       },
     });
     const rpc = await request(app().url, 'POST', '/api/mcp', {

@@ -1,6 +1,6 @@
 import { type GraphQLSchema, print } from 'graphql';
 import { prepareOperation } from '../../../schema/execute.ts';
-import { getSchema } from '../../../schema/index.ts';
+import { getFacadeSchema } from '../../../schema/index.ts';
 import type { RestRoute } from '../route.ts';
 import { DISCOVERY_OPERATIONS } from './discovery-operations.ts';
 import { ERROR_RESPONSES, ERROR_SCHEMA, errorStatusesFor } from './errors.ts';
@@ -87,7 +87,7 @@ function routeOperation(route: RestRoute, schema: GraphQLSchema): OpenApiOperati
  * construction and paths follow the table's order, so the output is stable for the drift check.
  */
 export function buildOpenApiDocument(routes: readonly RestRoute[], options: BuildOptions): OpenApiDocument {
-  const schema = options.schema ?? getSchema();
+  const schema = options.schema ?? getFacadeSchema();
   const paths: OpenApiDocument['paths'] = {};
   const tags: string[] = [];
   const add = (path: string, method: string, tag: string, operation: OpenApiOperation) => {

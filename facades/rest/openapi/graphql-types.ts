@@ -30,6 +30,8 @@ export function scalarSchema(type: GraphQLScalarType): JsonSchema {
       return { type: 'string', format: 'date' };
     case 'JSON':
       return {};
+    case 'StoreKey':
+      return { type: ['integer', 'string'], description: 'A storeId or one of its aliases.' };
     default:
       return type.description ? { description: type.description } : {};
   }
@@ -61,15 +63,31 @@ export function externalDefault(value: unknown, type: GraphQLInputType): unknown
   return ast ? valueFromASTUntyped(ast) : undefined;
 }
 
-/** JSON Schema of an input type: non-null drops `null`, lists are arrays, input objects are objects. */
-export function inputSchema(type: GraphQLInputType, seen: ReadonlySet<string> = new Set()): JsonSchema {
-  if (isNonNullType(type)) return inputSchemaOfNullable(type.ofType, seen);
-  return nullable(inputSchemaOfNullable(type, seen));
+interface InputSchemaOptions {
+  /**
+   * Describe a body of the spec as REST and agent clients send it: fields under their wire names (the
+   * `wireName` extension of a typed input field), and other names allowed (the spec's aliases).
+   */
+  wire?: boolean;
 }
 
-function inputSchemaOfNullable(type: GraphQLInputType, seen: ReadonlySet<string>): JsonSchema {
-  if (isNonNullType(type)) return inputSchemaOfNullable(type.ofType, seen);
-  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, seen) };
+/** JSON Schema of an input type: non-null drops `null`, lists are arrays, input objects are objects. */
+export function inputSchema(
+  type: GraphQLInputType,
+  seen: ReadonlySet<string> = new Set(),
+  options: InputSchemaOptions = {},
+): JsonSchema {
+  if (isNonNullType(type)) return inputSchemaOfNullable(type.ofType, seen, options);
+  return nullable(inputSchemaOfNullable(type, seen, options));
+}
+
+function inputSchemaOfNullable(
+  type: GraphQLInputType,
+  seen: ReadonlySet<string>,
+  options: InputSchemaOptions,
+): JsonSchema {
+  if (isNonNullType(type)) return inputSchemaOfNullable(type.ofType, seen, options);
+  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, seen, options) };
   if (isScalarType(type)) return scalarSchema(type);
   if (isEnumType(type)) return enumSchema(type);
   if (!isInputObjectType(type)) return {};
@@ -79,21 +97,26 @@ function inputSchemaOfNullable(type: GraphQLInputType, seen: ReadonlySet<string>
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    const schema = inputSchema(field.type, inner);
+    const schema = inputSchema(field.type, inner, options);
+    const wireName = options.wire ? (field.extensions?.wireName as string | undefined) : undefined;
+    const name = wireName ?? field.name;
+    const description = wireName
+      ? (field.extensions?.wireDescription as string | null | undefined)
+      : field.description;
     const fallback = externalDefault(field.defaultValue, field.type);
-    properties[field.name] = {
+    properties[name] = {
       ...schema,
-      ...(field.description ? { description: field.description } : {}),
+      ...(description ? { description } : {}),
       ...(fallback === undefined ? {} : { default: fallback }),
       ...(field.deprecationReason ? { deprecated: true } : {}),
     };
-    if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
+    if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(name);
   }
   return {
     type: 'object',
     ...(type.description ? { description: type.description } : {}),
     properties,
     ...(required.length > 0 ? { required } : {}),
-    additionalProperties: false,
+    additionalProperties: Boolean(options.wire),
   };
 }

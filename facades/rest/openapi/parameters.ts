@@ -1,5 +1,6 @@
 import {
   type GraphQLInputType,
+  GraphQLNonNull,
   type GraphQLSchema,
   isInputObjectType,
   isInputType,
@@ -13,12 +14,19 @@ import {
 } from 'graphql';
 import type { PreparedOperation } from '../../../schema/execute.ts';
 import type { RestRoute } from '../route.ts';
-import { externalDefault, inputSchema } from './graphql-types.ts';
+import { externalDefault, inputSchema, nullable } from './graphql-types.ts';
 import { validatorLimits } from './limits.ts';
 import type { JsonSchema, OpenApiParameter, OpenApiRequestBody } from './types.ts';
 
+/** A JSON argument that carries a body of the spec: the typed input it mirrors (see wireBody in schema/). */
+interface WireBody {
+  inputType: string;
+  list: boolean;
+}
+
 interface VariableInfo {
   type: GraphQLInputType;
+  wireBody: WireBody | undefined;
   /** The variable is NonNull and has no default: the request must carry it. */
   required: boolean;
   defaultValue: unknown;
@@ -27,12 +35,16 @@ interface VariableInfo {
   limits: JsonSchema;
 }
 
+interface Usage {
+  description?: string;
+  defaultValue: unknown;
+  limits: JsonSchema;
+  wireBody?: WireBody;
+}
+
 /** Where each variable is used: the argument or input field it feeds gives a description and a default. */
-function variableUsages(
-  prepared: PreparedOperation,
-  schema: GraphQLSchema,
-): Map<string, { description?: string; defaultValue: unknown; limits: JsonSchema }> {
-  const usages = new Map<string, { description?: string; defaultValue: unknown; limits: JsonSchema }>();
+function variableUsages(prepared: PreparedOperation, schema: GraphQLSchema): Map<string, Usage> {
+  const usages = new Map<string, Usage>();
   const typeInfo = new TypeInfo(schema);
   visit(
     prepared.operation,
@@ -43,9 +55,11 @@ function variableUsages(
         if (holder.kind !== Kind.ARGUMENT && holder.kind !== Kind.OBJECT_FIELD) return;
         let description: string | undefined;
         let limits: JsonSchema = {};
+        let wireBody: WireBody | undefined;
         if (holder.kind === Kind.ARGUMENT) {
           description = typeInfo.getArgument()?.description ?? undefined;
           const argument = typeInfo.getArgument();
+          wireBody = argument?.extensions?.wireBody as WireBody | undefined;
           const jsonType = argument ? inputSchema(argument.type).type : undefined;
           limits = validatorLimits(
             argument?.extensions?.validator,
@@ -59,7 +73,12 @@ function variableUsages(
         }
         const expected = typeInfo.getInputType();
         const defaultValue = expected ? externalDefault(typeInfo.getDefaultValue(), expected) : undefined;
-        usages.set(node.name.value, { ...(description ? { description } : {}), defaultValue, limits });
+        usages.set(node.name.value, {
+          ...(description ? { description } : {}),
+          defaultValue,
+          limits,
+          ...(wireBody ? { wireBody } : {}),
+        });
       },
     }),
   );
@@ -77,6 +96,7 @@ function variableInfos(prepared: PreparedOperation, schema: GraphQLSchema): Map<
     const usage = usages.get(name);
     infos.set(name, {
       type,
+      wireBody: usage?.wireBody,
       required: isNonNullType(type) && own === undefined,
       defaultValue: own ?? usage?.defaultValue,
       description: usage?.description,
@@ -102,6 +122,17 @@ function withNotes(
   };
 }
 
+/** A body field's schema: its GraphQL type's, or for a wire body the typed input's under wire names. */
+function bodySchema(info: VariableInfo, schema: GraphQLSchema): JsonSchema {
+  if (!info.wireBody) return inputSchema(info.type);
+  const typed = schema.getType(info.wireBody.inputType);
+  if (!typed || !isInputObjectType(typed))
+    throw new Error(`Unknown wire body type ${info.wireBody.inputType}.`);
+  const one = inputSchema(new GraphQLNonNull(typed), new Set(), { wire: true });
+  const shape: JsonSchema = info.wireBody.list ? { type: 'array', items: one } : one;
+  return isNonNullType(info.type) ? shape : nullable(shape);
+}
+
 export interface RouteInputs {
   parameters: OpenApiParameter[];
   requestBody: OpenApiRequestBody | undefined;
@@ -123,7 +154,7 @@ export function routeInputs(
     const description = source.description ?? info.description;
     if (source.from === 'body') {
       bodyProperties[source.name] = withNotes(
-        { ...inputSchema(info.type), ...(description ? { description } : {}) },
+        { ...bodySchema(info, schema), ...(description ? { description } : {}) },
         info,
         source.schema,
       );

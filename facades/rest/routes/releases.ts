@@ -68,7 +68,7 @@ export const releaseRoutes: RestRoute[] = [
     tag: 'Drafts and releases',
     auth: 'bearer',
     document: `query QuoteRelease($tracks: JSON!, $release: JSON, $tokenOffset: Boolean) {
-      quote: quoteRelease(tracks: $tracks, release: $release, tokenOffset: $tokenOffset) { ${QUOTE_FIELDS} } }`,
+      quote: quoteReleaseWire(tracks: $tracks, release: $release, tokenOffset: $tokenOffset) { ${QUOTE_FIELDS} } }`,
     variables: {
       tracks: bodyField('tracks'),
       release: bodyField('release'),

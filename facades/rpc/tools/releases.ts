@@ -47,7 +47,7 @@ export const releaseTools: ToolRow[] = [
     annotations: READ_ONLY,
     args: z.object({ tracks, tokenOffset: z.boolean().default(false), release: payload.optional() }),
     document: `query AgentQuote($tracks: JSON!, $release: JSON, $tokenOffset: Boolean) {
-      quote: quoteRelease(tracks: $tracks, release: $release, tokenOffset: $tokenOffset) { ${QUOTE_FIELDS} } }`,
+      quote: quoteReleaseWire(tracks: $tracks, release: $release, tokenOffset: $tokenOffset) { ${QUOTE_FIELDS} } }`,
     variables: (a) => ({ ...a }),
     select: 'quote',
     aliases: ['quote', 'price_release'],

@@ -2,7 +2,8 @@ import { isObj, isSent, type Obj, type Report, show, text, typeName } from './is
 import { objectItems, primaryArtistNames, type Scope, type TrackView } from './scope.ts';
 import { fold } from './text.ts';
 
-const TRACK_TYPES = ['original', 'cover', 'public_domain'] as const;
+/** The kinds of track the spec accepts (`remix` is not one: remixes say so in title_version). */
+export const TRACK_TYPES = ['original', 'cover', 'public_domain'] as const;
 const PUBLIC_DOMAIN_WRITER = /^(?:traditional|trad\.?|public\s+domain|pd|anonymous|anon\.?)$/i;
 /** Scripts that write a full name without spaces. */
 const UNSPACED_SCRIPT =
