@@ -26,7 +26,9 @@ export const PRICING_FIELDS = /* GraphQL */ `
 export const STORE_CATALOG_FIELDS = /* GraphQL */ `
   stores { storeId name featured enabledByDefault aliases }
   defaultStoreIds
-  selectionSemantics
+  selectionSemantics {
+    field omitted null emptyArray array aliases unknownEntries defaultStoreIds partnerApproval ugcPolicies
+  }
 `;
 
 export const FILE_FIELDS = /* GraphQL */ `

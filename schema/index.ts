@@ -13,6 +13,7 @@ import './uploads/file.ts';
 import './uploads/upload-mutations.ts';
 import './uploads/upload-sessions.ts';
 import './releases/release.ts';
+import './releases/release-schema.ts';
 import './releases/drafts.ts';
 import './releases/quote.ts';
 import './releases/submit.ts';

@@ -63,7 +63,7 @@ export const agentResources: ResourceRow[] = [
     annotations: { audience: ['assistant'], priority: 0.8 },
     document: /* GraphQL */ `
       query AgentReleaseSchema {
-        releaseSchema
+        releaseSchema: releaseSchemaWire
       }
     `,
     select: 'releaseSchema',

@@ -1,12 +1,11 @@
 import { AGENT_GUIDE_MARKDOWN } from '../../src/domains/catalog/agent-guide.ts';
-import { releaseSchema } from '../../src/domains/releases/release-schema.ts';
 import {
   metadataRulesVersion,
   renderHitlistMarkdown,
   renderMetadataRulesMarkdown,
 } from '../../src/domains/releases/rules/render-rules.ts';
 import { RULES, type RuleDescriptor } from '../../src/domains/releases/rules/rule-catalog.ts';
-import { builder, MCP, PUBLIC } from '../builder.ts';
+import { builder, PUBLIC } from '../builder.ts';
 
 const RuleExampleRef = builder
   .objectRef<NonNullable<RuleDescriptor['example']>>('MetadataRuleExample')
@@ -53,15 +52,6 @@ builder.queryField('metadataRules', (t) =>
       'The metadata rules the platform checks, generated from the rules engine (also as markdown).',
     authScopes: PUBLIC,
     resolve: () => ({ version: metadataRulesVersion() }),
-  }),
-);
-
-builder.queryField('releaseSchema', (t) =>
-  t.field({
-    type: 'JSON',
-    authScopes: MCP,
-    description: 'Authoritative required fields, accepted aliases and a complete example payload.',
-    resolve: () => releaseSchema(),
   }),
 );
 

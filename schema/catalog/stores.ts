@@ -1,17 +1,47 @@
 import {
   DEFAULT_STORE_IDS,
   SELECTION_SEMANTICS,
+  STORE_KINDS,
   STORES,
   type Store,
+  UGC_POLICY_CODES,
   type UgcPolicyCatalogEntry,
   type UgcPolicyCode,
 } from '../../src/domains/catalog/stores.ts';
 import { builder, PUBLIC } from '../builder.ts';
+import { enumFromList } from '../enums.ts';
+
+export const UgcPolicyEnum = enumFromList('UgcPolicy', UGC_POLICY_CODES, {
+  description:
+    'A user-generated-content match policy; each UGC store offers its own subset (see UgcPolicyCatalog).',
+});
+
+const StoreKindEnum = enumFromList('StoreKind', STORE_KINDS, {
+  description: 'What kind of service a store is.',
+});
+
+type SelectionSemantics = typeof SELECTION_SEMANTICS;
+
+const SelectionSemanticsRef = builder.objectRef<SelectionSemantics>('StoreSelectionSemantics').implement({
+  description: 'How `distribution_store_ids` (distributionStoreIds) selects stores, case by case.',
+  fields: (t) => ({
+    field: t.exposeString('field', { description: 'The field these rules read.' }),
+    omitted: t.exposeString('omitted'),
+    null: t.exposeString('null'),
+    emptyArray: t.exposeString('emptyArray'),
+    array: t.exposeString('array'),
+    aliases: t.exposeString('aliases'),
+    unknownEntries: t.exposeString('unknownEntries'),
+    defaultStoreIds: t.exposeString('defaultStoreIds'),
+    partnerApproval: t.exposeString('partnerApproval'),
+    ugcPolicies: t.exposeString('ugcPolicies'),
+  }),
+});
 
 export const UgcPolicyCodeRef = builder.objectRef<UgcPolicyCode>('UgcPolicyCode').implement({
   description: 'A policy a UGC store offers.',
   fields: (t) => ({
-    code: t.exposeString('code'),
+    code: t.expose('code', { type: UgcPolicyEnum }),
     label: t.exposeString('label'),
     description: t.exposeString('description'),
   }),
@@ -23,7 +53,7 @@ export const UgcPolicyCatalogRef = builder.objectRef<UgcPolicyCatalogEntry>('Ugc
     storeId: t.exposeInt('storeId'),
     kind: t.exposeString('kind'),
     codes: t.field({ type: [UgcPolicyCodeRef], resolve: (entry) => entry.codes }),
-    defaultCode: t.exposeString('defaultCode'),
+    defaultCode: t.expose('defaultCode', { type: UgcPolicyEnum }),
   }),
 });
 
@@ -35,7 +65,7 @@ export const StoreRef = builder.objectRef<Store>('DistributionStore').implement(
     featured: t.exposeBoolean('featured'),
     enabledByDefault: t.exposeBoolean('enabledByDefault'),
     aliases: t.exposeStringList('aliases'),
-    kind: t.exposeString('kind'),
+    kind: t.expose('kind', { type: StoreKindEnum }),
     requiresPartnerApproval: t.exposeBoolean('requiresPartnerApproval'),
     ugcPolicy: t.field({ type: UgcPolicyCatalogRef, nullable: true, resolve: (store) => store.ugcPolicy }),
   }),
@@ -44,7 +74,7 @@ export const StoreRef = builder.objectRef<Store>('DistributionStore').implement(
 interface StoreCatalog {
   stores: readonly Store[];
   defaultStoreIds: readonly number[];
-  selectionSemantics: unknown;
+  selectionSemantics: SelectionSemantics;
 }
 
 const StoreCatalogRef = builder.objectRef<StoreCatalog>('DistributionStoreCatalog').implement({
@@ -53,7 +83,7 @@ const StoreCatalogRef = builder.objectRef<StoreCatalog>('DistributionStoreCatalo
     stores: t.field({ type: [StoreRef], resolve: (catalog) => [...catalog.stores] }),
     defaultStoreIds: t.field({ type: ['Int'], resolve: (catalog) => [...catalog.defaultStoreIds] }),
     selectionSemantics: t.field({
-      type: 'JSON',
+      type: SelectionSemanticsRef,
       description: 'How `distribution_store_ids` selects stores (omitted, null, empty array, ids, aliases).',
       resolve: (catalog) => catalog.selectionSemantics,
     }),

@@ -11,9 +11,9 @@ import {
   type UgcPoliciesResult,
   type UgcPolicyView,
 } from '../../src/domains/delivery/operations/index.ts';
-import { builder, MCP } from '../builder.ts';
-import { UgcPolicyCodeRef } from '../catalog/stores.ts';
-import { requirePrincipal } from '../context.ts';
+import { builder, FACADE_ONLY, MCP } from '../builder.ts';
+import { UgcPolicyCodeRef, UgcPolicyEnum } from '../catalog/stores.ts';
+import { type Context, requirePrincipal } from '../context.ts';
 
 export const SkippedStoreRef = builder.objectRef<SkippedStoreView>('SkippedStore').implement({
   description: 'A store an operation did not act on.',
@@ -79,12 +79,15 @@ const UgcPolicyRef = builder.objectRef<UgcPolicyView>('ReleaseUgcPolicy').implem
     storeId: t.exposeInt('storeId'),
     storeName: t.exposeString('storeName'),
     aliases: t.exposeStringList('aliases'),
-    policy: t.exposeString('policy', { description: 'The code applied at the next delivery to the store.' }),
+    policy: t.expose('policy', {
+      type: UgcPolicyEnum,
+      description: 'The code applied at the next delivery to the store.',
+    }),
     isDefault: t.exposeBoolean('isDefault', {
       description: 'True when no choice is stored for this store, so its defaultCode applies.',
     }),
     selectable: t.field({ type: [UgcPolicyCodeRef], resolve: (p) => p.selectable }),
-    defaultCode: t.exposeString('defaultCode'),
+    defaultCode: t.expose('defaultCode', { type: UgcPolicyEnum }),
   }),
 });
 
@@ -96,25 +99,104 @@ const UgcPoliciesRef = builder.objectRef<UgcPoliciesResult>('ReleaseUgcPolicies'
   }),
 });
 
+const storeKeys = (description: string) => ({ description, validate: { maxLength: 100 } });
+
+const DistributeReleaseInputRef = builder.inputType('DistributeReleaseInput', {
+  description: 'More stores for a submitted release.',
+  fields: (t) => ({
+    releaseId: t.id({ required: true }),
+    storeIds: t.field({
+      type: ['StoreKey'],
+      required: true,
+      ...storeKeys('The stores to add (at least one).'),
+      validate: { minLength: 1, maxLength: 100 },
+    }),
+  }),
+});
+
+const TakedownReleaseInputRef = builder.inputType('TakedownReleaseInput', {
+  description: 'The stores to take a submitted release down from.',
+  fields: (t) => ({
+    releaseId: t.id({ required: true }),
+    storeIds: t.field({
+      type: ['StoreKey'],
+      required: false,
+      ...storeKeys('The stores; omitted or null: every store that has the release.'),
+    }),
+  }),
+});
+
+const SetDistributionStoresInputRef = builder.inputType('SetDistributionStoresInput', {
+  description: 'The stores the next submission or redistribution of a release targets.',
+  fields: (t) => ({
+    releaseId: t.id({ required: true }),
+    storeIds: t.field({
+      type: ['StoreKey'],
+      required: false,
+      ...storeKeys('The stores; omitted or null: all supported stores (the default).'),
+    }),
+  }),
+});
+
+const UgcPolicyChoiceInputRef = builder.inputType('UgcPolicyChoiceInput', {
+  description: 'The policy of one UGC store (307, 310 or 319, or an alias).',
+  fields: (t) => ({
+    store: t.field({ type: 'StoreKey', required: true }),
+    policy: t.field({
+      type: UgcPolicyEnum,
+      required: false,
+      description: "One of the store's codes; null: back to its default.",
+    }),
+  }),
+});
+
+const SetUgcPoliciesInputRef = builder.inputType('SetUgcPoliciesInput', {
+  description: 'UGC policy choices for a release, store by store.',
+  fields: (t) => ({
+    releaseId: t.id({ required: true }),
+    policies: t.field({ type: [UgcPolicyChoiceInputRef], required: true, validate: { maxLength: 20 } }),
+  }),
+});
+
+const DESCRIPTIONS = {
+  distribute:
+    'Queue a submitted release for more stores (ids or aliases) without re-uploading. Stores that cannot ' +
+    'take it come back in skippedStoreIds with a reason. 409 before submission; 403 for unknown stores.',
+  takedown:
+    'Ask stores to remove a submitted release (absent: all). Irreversible; stores confirm over the next ' +
+    'delivery steps. 409 before submission.',
+  stores:
+    'The stores the next submission or redistribution targets (ids or aliases); null resets to all ' +
+    'supported stores. Delivers nothing now. Unknown entries are ignored and named in note.',
+  ugc:
+    'Choose user-generated-content policies per store (307, 310, 319 or their aliases); a null policy resets ' +
+    'the store to its default. Applies at the next delivery to those stores.',
+};
+
+const owner = (context: Context) => requirePrincipal(context).accountId;
+const distribute = (context: Context, releaseId: string, storeIds: unknown) =>
+  distributeToStores(context.em, owner(context), releaseId, storeIds, context.app.distributor);
+const takedown = (context: Context, releaseId: string, storeIds: unknown) =>
+  takedownStores(context.em, owner(context), releaseId, storeIds, context.app.distributor);
+
 builder.mutationField('distributeRelease', (t) =>
   t.field({
     type: DistributeResultRef,
     authScopes: MCP,
-    description:
-      'Queue a submitted release for more stores (ids or aliases) without re-uploading. Stores that cannot ' +
-      'take it come back in skippedStoreIds with a reason. 409 before submission; 403 for unknown stores.',
-    args: {
-      releaseId: t.arg.id({ required: true }),
-      storeIds: t.arg({ type: 'JSON', required: true }),
-    },
-    resolve: (_root, args, context) =>
-      distributeToStores(
-        context.em,
-        requirePrincipal(context).accountId,
-        args.releaseId,
-        args.storeIds,
-        context.app.distributor,
-      ),
+    description: DESCRIPTIONS.distribute,
+    args: { input: t.arg({ type: DistributeReleaseInputRef, required: true }) },
+    resolve: (_root, { input }, context) => distribute(context, input.releaseId, input.storeIds),
+  }),
+);
+
+builder.mutationField('distributeReleaseWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: DistributeResultRef,
+    authScopes: MCP,
+    description: DESCRIPTIONS.distribute,
+    args: { releaseId: t.arg.id({ required: true }), storeIds: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, context) => distribute(context, args.releaseId, args.storeIds),
   }),
 );
 
@@ -122,21 +204,20 @@ builder.mutationField('takedownRelease', (t) =>
   t.field({
     type: TakedownResultRef,
     authScopes: MCP,
-    description:
-      'Ask stores to remove a submitted release: storeIds an array of ids or aliases, or "all" (absent: ' +
-      'all). Irreversible; stores confirm over the next delivery steps. 409 before submission.',
-    args: {
-      releaseId: t.arg.id({ required: true }),
-      storeIds: t.arg({ type: 'JSON', required: false }),
-    },
-    resolve: (_root, args, context) =>
-      takedownStores(
-        context.em,
-        requirePrincipal(context).accountId,
-        args.releaseId,
-        args.storeIds,
-        context.app.distributor,
-      ),
+    description: DESCRIPTIONS.takedown,
+    args: { input: t.arg({ type: TakedownReleaseInputRef, required: true }) },
+    resolve: (_root, { input }, context) => takedown(context, input.releaseId, input.storeIds ?? undefined),
+  }),
+);
+
+builder.mutationField('takedownReleaseWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: TakedownResultRef,
+    authScopes: MCP,
+    description: `${DESCRIPTIONS.takedown} storeIds: an array of ids or aliases, or "all".`,
+    args: { releaseId: t.arg.id({ required: true }), storeIds: t.arg({ type: 'JSON', required: false }) },
+    resolve: (_root, args, context) => takedown(context, args.releaseId, args.storeIds),
   }),
 );
 
@@ -144,15 +225,22 @@ builder.mutationField('setDistributionStores', (t) =>
   t.field({
     type: TargetStoresResultRef,
     authScopes: MCP,
-    description:
-      'The stores the next submission or redistribution targets (ids or aliases); null resets to all ' +
-      'supported stores. Delivers nothing now. Unknown entries are ignored and named in note.',
-    args: {
-      releaseId: t.arg.id({ required: true }),
-      storeIds: t.arg({ type: 'JSON', required: false }),
-    },
+    description: DESCRIPTIONS.stores,
+    args: { input: t.arg({ type: SetDistributionStoresInputRef, required: true }) },
+    resolve: (_root, { input }, context) =>
+      setTargetStores(context.em, owner(context), input.releaseId, input.storeIds ?? null),
+  }),
+);
+
+builder.mutationField('setDistributionStoresWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: TargetStoresResultRef,
+    authScopes: MCP,
+    description: DESCRIPTIONS.stores,
+    args: { releaseId: t.arg.id({ required: true }), storeIds: t.arg({ type: 'JSON', required: false }) },
     resolve: (_root, args, context) =>
-      setTargetStores(context.em, requirePrincipal(context).accountId, args.releaseId, args.storeIds),
+      setTargetStores(context.em, owner(context), args.releaseId, args.storeIds),
   }),
 );
 
@@ -160,15 +248,27 @@ builder.mutationField('setUgcPolicies', (t) =>
   t.field({
     type: UgcPoliciesRef,
     authScopes: MCP,
-    description:
-      'Choose user-generated-content policies: an object mapping a store id or alias (307, 310, 319) to a ' +
-      'policy code; null resets the store to its default. Applies at the next delivery to those stores.',
-    args: {
-      releaseId: t.arg.id({ required: true }),
-      policies: t.arg({ type: 'JSON', required: true }),
-    },
+    description: DESCRIPTIONS.ugc,
+    args: { input: t.arg({ type: SetUgcPoliciesInputRef, required: true }) },
+    resolve: (_root, { input }, context) =>
+      setUgcPolicies(
+        context.em,
+        owner(context),
+        input.releaseId,
+        Object.fromEntries(input.policies.map((choice) => [String(choice.store), choice.policy ?? null])),
+      ),
+  }),
+);
+
+builder.mutationField('setUgcPoliciesWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: UgcPoliciesRef,
+    authScopes: MCP,
+    description: `${DESCRIPTIONS.ugc} policies: an object mapping a store id or alias to a code or null.`,
+    args: { releaseId: t.arg.id({ required: true }), policies: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, context) =>
-      setUgcPolicies(context.em, requirePrincipal(context).accountId, args.releaseId, args.policies),
+      setUgcPolicies(context.em, owner(context), args.releaseId, args.policies),
   }),
 );
 

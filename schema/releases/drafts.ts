@@ -147,7 +147,7 @@ builder.mutationField('saveDraftWire', (t) =>
     ...FACADE_ONLY,
     type: DraftResultRef,
     authScopes: MCP,
-    description: `${DRAFT_DESCRIPTION} The REST and agent body as sent (see SubGraph in builder.ts).`,
+    description: DRAFT_DESCRIPTION,
     args: {
       release: t.arg({ type: 'JSON', required: false, ...wireBody('release', ReleaseShape) }),
       tracks: t.arg({ type: 'JSON', required: false, ...wireBody('tracks', TrackShape) }),

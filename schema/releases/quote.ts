@@ -127,7 +127,7 @@ builder.queryField('quoteReleaseWire', (t) =>
   t.field({
     ...FACADE_ONLY,
     type: QuoteRef,
-    description: `${QUOTE_DESCRIPTION} The REST and agent body as sent (see SubGraph in builder.ts).`,
+    description: QUOTE_DESCRIPTION,
     authScopes: MCP,
     args: {
       tracks: t.arg({ type: 'JSON', required: true, ...wireBody('tracks', TrackShape) }),

@@ -9,7 +9,7 @@ import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { toWire } from '../wire-shape.ts';
 import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
-import { payloadValidation, wireBody } from './payload-validation.ts';
+import { wireBody } from './payload-validation.ts';
 import { TrackChargeRef } from './quote.ts';
 import { ReleaseRef } from './release.ts';
 import { ReleaseShape, TrackShape } from './release-shape.ts';
@@ -127,7 +127,7 @@ builder.mutationField('submitReleaseWire', (t) =>
     ...FACADE_ONLY,
     type: SubmitResultRef,
     authScopes: MCP,
-    description: `${SUBMIT_DESCRIPTION} The REST and agent body as sent (see SubGraph in builder.ts).`,
+    description: SUBMIT_DESCRIPTION,
     args: {
       release: t.arg({ type: 'JSON', required: true, ...wireBody('release', ReleaseShape) }),
       tracks: t.arg({ type: 'JSON', required: true, ...wireBody('tracks', TrackShape) }),

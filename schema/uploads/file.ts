@@ -24,6 +24,57 @@ const num = (file: StoredFile, key: string) => {
   return typeof value === 'number' ? value : null;
 };
 
+type Facts = Record<string, unknown>;
+const factNumber = (facts: Facts, key: string) =>
+  typeof facts[key] === 'number' ? (facts[key] as number) : null;
+const factString = (facts: Facts, key: string) =>
+  typeof facts[key] === 'string' ? (facts[key] as string) : null;
+
+const AudioFactsRef = builder.objectRef<Facts>('AudioFacts').implement({
+  description: 'Facts of an audio stream.',
+  fields: (t) => ({
+    durationSeconds: t.float({ nullable: true, resolve: (f) => factNumber(f, 'durationSeconds') }),
+    sampleRate: t.int({ nullable: true, resolve: (f) => factNumber(f, 'sampleRate') }),
+    bitDepth: t.int({
+      nullable: true,
+      description: 'Bits per sample of a lossless stream; null for lossy codecs.',
+      resolve: (f) => factNumber(f, 'bitDepth'),
+    }),
+    channels: t.int({ nullable: true, resolve: (f) => factNumber(f, 'channels') }),
+    codec: t.string({ nullable: true, resolve: (f) => factString(f, 'codec') }),
+    container: t.string({ nullable: true, resolve: (f) => factString(f, 'container') }),
+    lossless: t.boolean({
+      nullable: true,
+      resolve: (f) => (typeof f.lossless === 'boolean' ? f.lossless : null),
+    }),
+  }),
+});
+
+const MediaFactsRef = builder.objectRef<Facts>('MediaFacts').implement({
+  description:
+    'What was measured of a file. Cover art: width, height, format and the source size. Audio: the ' +
+    'stored stream and, in source, the uploaded one.',
+  fields: (t) => ({
+    width: t.int({ nullable: true, resolve: (f) => factNumber(f, 'width') }),
+    height: t.int({ nullable: true, resolve: (f) => factNumber(f, 'height') }),
+    format: t.string({ nullable: true, resolve: (f) => factString(f, 'format') }),
+    sourceWidth: t.int({ nullable: true, resolve: (f) => factNumber(f, 'sourceWidth') }),
+    sourceHeight: t.int({ nullable: true, resolve: (f) => factNumber(f, 'sourceHeight') }),
+    audio: t.field({
+      type: AudioFactsRef,
+      nullable: true,
+      description: 'The stored audio stream (audio files).',
+      resolve: (f) => (typeof f.sampleRate === 'number' ? f : null),
+    }),
+    source: t.field({
+      type: AudioFactsRef,
+      nullable: true,
+      description: 'The uploaded audio stream, before normalisation (audio files).',
+      resolve: (f) => (typeof f.source === 'object' && f.source !== null ? (f.source as Facts) : null),
+    }),
+  }),
+});
+
 export const FileRef = builder.objectRef<StoredFile>('File').implement({
   description: 'A stored, normalised file of the caller, addressed by its fileUrl.',
   fields: (t) => ({
@@ -54,7 +105,7 @@ export const FileRef = builder.objectRef<StoredFile>('File').implement({
       resolve: (file) => (typeof file.media.codec === 'string' ? file.media.codec : null),
     }),
     media: t.field({
-      type: 'JSON',
+      type: MediaFactsRef,
       description: 'All media facts, including those of the source.',
       resolve: (file) => file.media,
     }),

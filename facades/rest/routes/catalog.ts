@@ -44,7 +44,7 @@ export const catalogRoutes: RestRoute[] = [
     auth: 'bearer',
     document: /* GraphQL */ `
       query GetReleaseSchema {
-        releaseSchema
+        releaseSchema: releaseSchemaWire
       }
     `,
     select: 'releaseSchema',

@@ -32,7 +32,7 @@ export const storeOperationRoutes: RestRoute[] = [
     tag: 'Delivery',
     auth: 'bearer',
     document: `mutation DistributeRelease($id: ID!, $storeIds: JSON!) {
-      result: distributeRelease(releaseId: $id, storeIds: $storeIds) { ${REST_DISTRIBUTE_FIELDS} } }`,
+      result: distributeReleaseWire(releaseId: $id, storeIds: $storeIds) { ${REST_DISTRIBUTE_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
       storeIds: body('store_ids', 'The stores to add (at least one).', {
@@ -53,7 +53,7 @@ export const storeOperationRoutes: RestRoute[] = [
     tag: 'Delivery',
     auth: 'bearer',
     document: `mutation TakedownRelease($id: ID!, $storeIds: JSON) {
-      result: takedownRelease(releaseId: $id, storeIds: $storeIds) { ${REST_TAKEDOWN_FIELDS} } }`,
+      result: takedownReleaseWire(releaseId: $id, storeIds: $storeIds) { ${REST_TAKEDOWN_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
       storeIds: body('store_ids', 'The stores to take the release down from, or "all"; omitted: all.', {
@@ -75,7 +75,7 @@ export const storeOperationRoutes: RestRoute[] = [
     tag: 'Delivery',
     auth: 'bearer',
     document: `mutation SetReleaseStores($id: ID!, $storeIds: JSON) {
-      result: setDistributionStores(releaseId: $id, storeIds: $storeIds) {
+      result: setDistributionStoresWire(releaseId: $id, storeIds: $storeIds) {
         ${REST_DISTRIBUTION_STORES_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
@@ -109,7 +109,7 @@ export const storeOperationRoutes: RestRoute[] = [
     tag: 'Delivery',
     auth: 'bearer',
     document: `mutation SetReleaseUgcPolicies($id: ID!, $policies: JSON!) {
-      result: setUgcPolicies(releaseId: $id, policies: $policies) { ${REST_UGC_POLICIES_FIELDS} } }`,
+      result: setUgcPoliciesWire(releaseId: $id, policies: $policies) { ${REST_UGC_POLICIES_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
       policies: body(

@@ -69,7 +69,7 @@ export const catalogTools: ToolRow[] = [
     args: z.object({}),
     document: /* GraphQL */ `
       query AgentGetReleaseSchema {
-        releaseSchema
+        releaseSchema: releaseSchemaWire
       }
     `,
     select: 'releaseSchema',

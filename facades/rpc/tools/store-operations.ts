@@ -32,7 +32,7 @@ export const storeOperationTools: ToolRow[] = [
     annotations: WRITES,
     args: z.object({ releaseId, storeIds: z.array(storeId).nullable() }),
     document: `mutation AgentSetDistributionStores($id: ID!, $storeIds: JSON) {
-      result: setDistributionStores(releaseId: $id, storeIds: $storeIds) { ${DISTRIBUTION_STORES_FIELDS} } }`,
+      result: setDistributionStoresWire(releaseId: $id, storeIds: $storeIds) { ${DISTRIBUTION_STORES_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, storeIds: a.storeIds }),
     select: 'result',
     aliases: ['set_release_stores', 'select_stores'],
@@ -49,7 +49,7 @@ export const storeOperationTools: ToolRow[] = [
     annotations: { ...WRITES, idempotentHint: false },
     args: z.object({ releaseId, storeIds: z.array(storeId).min(1) }),
     document: `mutation AgentDistributeRelease($id: ID!, $storeIds: JSON!) {
-      result: distributeRelease(releaseId: $id, storeIds: $storeIds) { ${DISTRIBUTE_FIELDS} } }`,
+      result: distributeReleaseWire(releaseId: $id, storeIds: $storeIds) { ${DISTRIBUTE_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, storeIds: a.storeIds }),
     select: 'result',
     aliases: ['distribute_to_stores', 'add_stores'],
@@ -65,7 +65,7 @@ export const storeOperationTools: ToolRow[] = [
     annotations: { ...DESTRUCTIVE, idempotentHint: false },
     args: z.object({ releaseId, storeIds: z.union([z.array(storeId).min(1), z.literal('all')]).optional() }),
     document: `mutation AgentTakedownRelease($id: ID!, $storeIds: JSON) {
-      result: takedownRelease(releaseId: $id, storeIds: $storeIds) { ${TAKEDOWN_FIELDS} } }`,
+      result: takedownReleaseWire(releaseId: $id, storeIds: $storeIds) { ${TAKEDOWN_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, ...(a.storeIds === undefined ? {} : { storeIds: a.storeIds }) }),
     select: 'result',
     aliases: ['takedown', 'take_down_release'],
@@ -96,7 +96,7 @@ export const storeOperationTools: ToolRow[] = [
     annotations: WRITES,
     args: z.object({ releaseId, policies: z.record(z.string(), z.string().nullable()) }),
     document: `mutation AgentSetUgcPolicies($id: ID!, $policies: JSON!) {
-      result: setUgcPolicies(releaseId: $id, policies: $policies) { ${UGC_POLICIES_FIELDS} } }`,
+      result: setUgcPoliciesWire(releaseId: $id, policies: $policies) { ${UGC_POLICIES_FIELDS} } }`,
     variables: (a) => ({ id: a.releaseId, policies: a.policies }),
     select: 'result',
   }),

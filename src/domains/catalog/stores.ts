@@ -1,4 +1,5 @@
-export type StoreKind = 'streaming' | 'download' | 'social' | 'video' | 'content_id' | 'other';
+export const STORE_KINDS = ['streaming', 'download', 'social', 'video', 'content_id', 'other'] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
 
 export interface UgcPolicyCode {
   code: string;
@@ -194,6 +195,15 @@ export const STORES: readonly Store[] = [
 export const DEFAULT_STORE_IDS: readonly number[] = STORES.filter((s) => s.enabledByDefault)
   .map((s) => s.storeId)
   .sort((a, b) => a - b);
+
+/** Every UGC policy code some store offers (each store accepts its own subset). */
+export const UGC_POLICY_CODES: readonly string[] = [
+  ...new Set(
+    [CONTENT_ID_POLICY, RIGHTS_MANAGER_POLICY, SHORT_VIDEO_POLICY].flatMap((policy) =>
+      policy.codes.map((code) => code.code),
+    ),
+  ),
+];
 
 /** Content of `selectionSemantics` in the store catalog response. */
 export const SELECTION_SEMANTICS = {
