@@ -1,11 +1,17 @@
-import type { AccessToken } from '../../src/domains/accounts/access-token.entity.ts';
+import { type AccessToken, TOKEN_KINDS } from '../../src/domains/accounts/access-token.entity.ts';
 import { issueToken } from '../../src/domains/accounts/issue-token.ts';
-import { listTokens, revokeToken, tokenStatus } from '../../src/domains/accounts/manage-tokens.ts';
+import {
+  listTokens,
+  revokeToken,
+  TOKEN_STATUSES,
+  tokenStatus,
+} from '../../src/domains/accounts/manage-tokens.ts';
 import { SCOPES, type Scope } from '../../src/domains/accounts/scopes.ts';
 import { TOKEN_EXPIRIES, type TokenExpiry } from '../../src/domains/accounts/token-expiry.ts';
 import { forbidden } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
 import { uuidValidation } from '../id-validation.ts';
 
 const ScopeEnum = builder.enumType('Scope', {
@@ -19,19 +25,31 @@ const ExpiryEnum = builder.enumType('TokenExpiry', {
   values: Object.fromEntries(TOKEN_EXPIRIES.map((e) => [`EXPIRES_${e.toUpperCase()}`, { value: e }])),
 });
 
+const TokenKindEnum = enumFromList('TokenKind', TOKEN_KINDS, {
+  description: 'How a token was issued.',
+  valueDescriptions: {
+    pat: 'A personal access token (svc_pat_…).',
+    verified_email: 'Issued to a headless agent that proved an email address.',
+    oauth: 'An OAuth 2.1 access token.',
+  },
+});
+const TokenStatusEnum = enumFromList('TokenStatus', TOKEN_STATUSES, {
+  description: 'Whether a token still works.',
+});
+
 export const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
   description: 'A personal access token as listed in developer settings. The secret is never shown again.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    kind: t.exposeString('kind'),
+    kind: t.expose('kind', { type: TokenKindEnum }),
     prefix: t.exposeString('displayPrefix', { description: 'The first characters of the token.' }),
     scopes: t.exposeStringList('scopes'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-    status: t.string({ resolve: (token) => tokenStatus(token) }),
+    status: t.field({ type: TokenStatusEnum, resolve: (token) => tokenStatus(token) }),
   }),
 });
 

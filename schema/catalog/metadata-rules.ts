@@ -4,8 +4,14 @@ import {
   renderHitlistMarkdown,
   renderMetadataRulesMarkdown,
 } from '../../src/domains/releases/rules/render-rules.ts';
-import { RULES, type RuleDescriptor } from '../../src/domains/releases/rules/rule-catalog.ts';
+import { RULE_TOPICS, RULES, type RuleDescriptor } from '../../src/domains/releases/rules/rule-catalog.ts';
 import { builder, PUBLIC } from '../builder.ts';
+import { enumFromList } from '../enums.ts';
+import { RuleSeverityEnum } from '../releases/enums.ts';
+
+const RuleTopicEnum = enumFromList('RuleTopic', RULE_TOPICS, {
+  description: 'The part of the metadata policy a rule belongs to.',
+});
 
 const RuleExampleRef = builder
   .objectRef<NonNullable<RuleDescriptor['example']>>('MetadataRuleExample')
@@ -18,8 +24,8 @@ const RuleRef = builder.objectRef<RuleDescriptor>('MetadataRule').implement({
   description: 'One check of the rules engine. `error` blocks submission; `warning` is reported.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'Stable rule id, quoted in validation details.' }),
-    severity: t.exposeString('severity'),
-    topic: t.exposeString('topic'),
+    severity: t.expose('severity', { type: RuleSeverityEnum }),
+    topic: t.expose('topic', { type: RuleTopicEnum }),
     title: t.exposeString('title'),
     description: t.exposeString('description'),
     fieldPaths: t.exposeStringList('fieldPaths'),

@@ -1,6 +1,10 @@
-import { JOB_STATES } from '../../src/domains/delivery/release-job.entity.ts';
+import { JOB_STATES, JOB_STEP_STATUSES } from '../../src/domains/delivery/release-job.entity.ts';
 import { enumFromList } from '../enums.ts';
 
 export const JobStateEnum = enumFromList('JobState', JOB_STATES, {
   description: "The state of a release's processing job.",
+});
+
+export const JobStepStatusEnum = enumFromList('JobStepStatus', JOB_STEP_STATUSES, {
+  description: 'How one step of a release job ended.',
 });

@@ -1,3 +1,4 @@
+import { SKIP_REASONS, type SkipReason } from '../../src/domains/delivery/distributor.ts';
 import {
   type DistributeResult,
   distributeToStores,
@@ -14,17 +15,26 @@ import {
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { UgcPolicyCodeRef, UgcPolicyEnum } from '../catalog/stores.ts';
 import { type Context, requirePrincipal } from '../context.ts';
+import { enumFromList } from '../enums.ts';
+
+const SkipReasonEnum = enumFromList('SkipReason', SKIP_REASONS, {
+  description: 'Why an operation left a store out.',
+  valueDescriptions: {
+    partner_approval_required: 'The store delivers only once the account is approved for it.',
+    ugc_policy_unresolvable: 'No UGC policy could be chosen for the store.',
+    already_delivered: 'The store has the release already.',
+    not_delivered: 'The store never had the release.',
+    takedown_pending: 'A takedown from the store is under way.',
+    already_taken_down: 'The store took the release down already.',
+  },
+});
 
 export const SkippedStoreRef = builder.objectRef<SkippedStoreView>('SkippedStore').implement({
   description: 'A store an operation did not act on.',
   fields: (t) => ({
     storeId: t.exposeInt('storeId'),
     storeName: t.exposeString('storeName'),
-    reason: t.exposeString('reason', {
-      description:
-        '`partner_approval_required`, `ugc_policy_unresolvable`, `already_delivered`, `not_delivered`, ' +
-        '`takedown_pending` or `already_taken_down`.',
-    }),
+    reason: t.field({ type: SkipReasonEnum, resolve: (skipped) => skipped.reason as SkipReason }),
   }),
 });
 

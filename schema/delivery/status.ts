@@ -5,7 +5,7 @@ import { notFound } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { AggregateStatusEnum } from '../releases/enums.ts';
-import { JobStateEnum } from './enums.ts';
+import { JobStateEnum, JobStepStatusEnum } from './enums.ts';
 
 type Status = Awaited<ReturnType<typeof storeStatuses>>;
 type StoreStatus = Status['stores'][number];
@@ -45,7 +45,7 @@ const JobStepRef = builder.objectRef<ReleaseJobView['steps'][number]>('ReleaseJo
   description: 'A step of a release job.',
   fields: (t) => ({
     name: t.exposeString('name'),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: JobStepStatusEnum }),
     at: t.string({ resolve: (s) => String(s.at) }),
     detail: t.string({
       nullable: true,

@@ -1,13 +1,23 @@
-import type { TrackCharge } from '../../src/domains/releases/billing.ts';
+import { CHARGE_REASONS, type TrackCharge } from '../../src/domains/releases/billing.ts';
 import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
 import { type Quote, type QuoteInput, quoteRelease } from '../../src/domains/releases/quote-release.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { BundleRef } from '../credits/pricing.ts';
+import { enumFromList } from '../enums.ts';
 import { toWire } from '../wire-shape.ts';
 import { wireBody } from './payload-validation.ts';
 import { ReleaseShape, TrackShape } from './release-shape.ts';
 import { RuleIssueRef } from './rule-issue.ts';
+
+const ChargeReasonEnum = enumFromList('ChargeReason', CHARGE_REASONS, {
+  description: 'Why a track costs what it costs.',
+  valueDescriptions: {
+    ai_track: 'AI-generated (declared or detected): the AI rate.',
+    human_track: 'The human rate.',
+    missing_audio: 'No audio yet: not billed until it has some.',
+  },
+});
 
 export const TrackChargeRef = builder.objectRef<TrackCharge>('TrackCharge').implement({
   description: 'What one track costs in a quote or submission.',
@@ -17,7 +27,7 @@ export const TrackChargeRef = builder.objectRef<TrackCharge>('TrackCharge').impl
     billable: t.exposeBoolean('billable'),
     ai: t.exposeBoolean('ai'),
     credits: t.exposeInt('credits'),
-    reason: t.exposeString('reason', { description: '`ai_track`, `human_track` or `missing_audio`.' }),
+    reason: t.expose('reason', { type: ChargeReasonEnum }),
   }),
 });
 

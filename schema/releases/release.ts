@@ -7,6 +7,7 @@ import {
 } from '../../src/domains/releases/read-releases.ts';
 import type { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
+import type { TRACK_TYPES } from '../../src/domains/releases/rules/engine/rules-credits.ts';
 import { findOwnedFiles } from '../../src/domains/uploads/find-file.ts';
 
 interface CoverKey {
@@ -18,7 +19,7 @@ import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
 import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
-import { ReleaseShape, TrackShape } from './release-shape.ts';
+import { ReleaseShape, TrackShape, TrackTypeEnum } from './release-shape.ts';
 
 type Body = Record<string, unknown>;
 const bodies = (value: unknown): Body[] =>
@@ -48,7 +49,10 @@ const ReleaseTrackRef = builder.objectRef<ReleaseTrack>('ReleaseTrack').implemen
     isrc: t.exposeString('isrc', { nullable: true }),
     audioFileUrl: t.exposeString('audioFileUrl'),
     explicit: t.exposeBoolean('explicit'),
-    trackType: t.exposeString('trackType'),
+    trackType: t.field({
+      type: TrackTypeEnum,
+      resolve: (track) => track.trackType as (typeof TRACK_TYPES)[number],
+    }),
     ai: t.exposeBoolean('ai'),
     credits: t.exposeInt('credits'),
     metadata: t.field({

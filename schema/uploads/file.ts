@@ -1,7 +1,11 @@
 import { signedDownload } from '../../src/domains/uploads/download-url.ts';
 import { findOwnedFile } from '../../src/domains/uploads/find-file.ts';
 import type { MediaWarning, StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
-import { StoredFile as StoredFileEntity } from '../../src/domains/uploads/stored-file.entity.ts';
+import {
+  FILE_ORIGINS,
+  FILE_STORES,
+  StoredFile as StoredFileEntity,
+} from '../../src/domains/uploads/stored-file.entity.ts';
 import { UPLOAD_TYPES } from '../../src/domains/uploads/upload-session.entity.ts';
 import { fileUrlFor } from '../../src/platform/storage/index.ts';
 import { builder, MCP } from '../builder.ts';
@@ -12,6 +16,11 @@ import { uploadDeps } from './deps.ts';
 export const UploadTypeEnum = enumFromList('UploadType', UPLOAD_TYPES, {
   description: 'What a file is for; REST and the agent interface write `coverArt` and `audio`.',
   valueDescriptions: { coverArt: 'Cover art, stored as a 3000×3000 PNG.', audio: 'Audio, stored as FLAC.' },
+});
+
+const FileStoreEnum = enumFromList('FileStore', FILE_STORES, { description: 'Where a file is kept.' });
+const FileOriginEnum = enumFromList('FileOrigin', FILE_ORIGINS, {
+  description: 'How a file arrived: inline base64, a URL import, chunks, a multipart form, or generated.',
 });
 
 const MediaWarningRef = builder.objectRef<MediaWarning>('MediaWarning').implement({
@@ -85,7 +94,7 @@ export const FileRef = builder.objectRef<StoredFile>('File').implement({
       type: UploadTypeEnum,
       resolve: (file) => (file.store === 'cover-art' ? 'coverArt' : 'audio'),
     }),
-    store: t.exposeString('store'),
+    store: t.expose('store', { type: FileStoreEnum }),
     userId: t.id({ resolve: (file) => file.account.id }),
     size: t.exposeFloat('size', { description: 'Bytes stored.' }),
     contentType: t.exposeString('contentType'),
@@ -93,7 +102,7 @@ export const FileRef = builder.objectRef<StoredFile>('File').implement({
     sourceSha256: t.exposeString('sourceSha256', { description: 'SHA-256 of the bytes received.' }),
     sourceSize: t.exposeFloat('sourceSize'),
     sourceContentType: t.exposeString('sourceContentType', { nullable: true }),
-    origin: t.exposeString('origin'),
+    origin: t.expose('origin', { type: FileOriginEnum }),
     width: t.int({ nullable: true, resolve: (file) => num(file, 'width') }),
     height: t.int({ nullable: true, resolve: (file) => num(file, 'height') }),
     durationSeconds: t.float({ nullable: true, resolve: (file) => num(file, 'durationSeconds') }),

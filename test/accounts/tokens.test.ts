@@ -34,7 +34,7 @@ describe('personal access tokens', () => {
         variables: { id: account.tokenId },
       },
     });
-    expect(revoke.body.data.revokeAccessToken.status).toBe('revoked');
+    expect(revoke.body.data.revokeAccessToken.status).toBe('REVOKED');
     const after = await request(app().url, 'GET', '/v1/me', { token: account.token });
     expect(after.status).toBe(401);
     expect(after.body).toMatchObject({ type: 'authentication_error', code: 'token_revoked' });

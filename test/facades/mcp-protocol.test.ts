@@ -351,7 +351,7 @@ describe('agent interface: JSON-RPC over HTTP', () => {
           variables: { id: account.tokenId },
         },
       });
-      expect(revoke.body.data.revokeAccessToken.status).toBe('revoked');
+      expect(revoke.body.data.revokeAccessToken.status).toBe('REVOKED');
       const response = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: account.token });
       expect(response.status).toBe(401);
       const header = response.headers.get('www-authenticate') ?? '';

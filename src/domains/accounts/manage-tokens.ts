@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../platform/errors.ts';
 import { AccessToken } from './access-token.entity.ts';
 
-export type TokenStatus = 'active' | 'expired' | 'revoked';
+export const TOKEN_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type TokenStatus = (typeof TOKEN_STATUSES)[number];
 
 export function tokenStatus(token: AccessToken, now = new Date()): TokenStatus {
   if (token.revokedAt) return 'revoked';

@@ -13,13 +13,15 @@ export class DistributorOfflineError extends Error {
   }
 }
 
-export type SkipReason =
-  | 'partner_approval_required'
-  | 'ugc_policy_unresolvable'
-  | 'already_delivered'
-  | 'not_delivered'
-  | 'takedown_pending'
-  | 'already_taken_down';
+export const SKIP_REASONS = [
+  'partner_approval_required',
+  'ugc_policy_unresolvable',
+  'already_delivered',
+  'not_delivered',
+  'takedown_pending',
+  'already_taken_down',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedStore {
   storeId: number;

@@ -5,9 +5,11 @@ import { Release } from '../releases/release.entity.ts';
 export const JOB_STATES = ['queued', 'running', 'completed', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+export const JOB_STEP_STATUSES = ['completed', 'failed', 'skipped'] as const;
+
 export interface JobStep {
   name: string;
-  status: 'completed' | 'failed' | 'skipped';
+  status: (typeof JOB_STEP_STATUSES)[number];
   /** ISO 8601. */
   at: string;
   detail: string;

@@ -9,13 +9,15 @@ import {
 import { isAiDeclared } from './rules/engine/index.ts';
 import type { RuleContext, TrackInput } from './rules/engine/types.ts';
 
+export const CHARGE_REASONS = ['ai_track', 'human_track', 'missing_audio'] as const;
+
 export interface TrackCharge {
   trackNumber: number;
   title: string | null;
   billable: boolean;
   ai: boolean;
   credits: number;
-  reason: 'ai_track' | 'human_track' | 'missing_audio';
+  reason: (typeof CHARGE_REASONS)[number];
 }
 
 export interface Charges {

@@ -5,18 +5,20 @@
 export const RULE_SEVERITIES = ['error', 'warning'] as const;
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 
-export type RuleTopic =
-  | 'identifiers'
-  | 'titles'
-  | 'artists'
-  | 'credits'
-  | 'ai_disclosure'
-  | 'cover_songs'
-  | 'assets'
-  | 'dates'
-  | 'stores'
-  | 'localization'
-  | 'fields';
+export const RULE_TOPICS = [
+  'identifiers',
+  'titles',
+  'artists',
+  'credits',
+  'ai_disclosure',
+  'cover_songs',
+  'assets',
+  'dates',
+  'stores',
+  'localization',
+  'fields',
+] as const;
+export type RuleTopic = (typeof RULE_TOPICS)[number];
 
 export interface RuleDescriptor {
   id: string;
