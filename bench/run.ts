@@ -3,6 +3,7 @@ const BENCHES: Record<string, string> = {
   me: './me.ts',
   uploads: './uploads.ts',
   releases: './releases.ts',
+  'release-list': './release-list.ts',
   events: './events.ts',
   webhooks: './webhooks.ts',
 };

@@ -15,6 +15,7 @@ interface CoverKey {
   fileUrl: string;
 }
 
+import { batchLoads } from '../batch-loads.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
@@ -153,15 +154,19 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
     tracks: t.loadableGroup({
       type: ReleaseTrackRef,
       description: 'Submitted tracks (empty for drafts: their tracks are in metadata).',
-      load: (releaseIds: string[], { em }) =>
-        em.find(ReleaseTrack, { release: { $in: releaseIds } }, { orderBy: { position: 'asc' } }),
+      load: (releaseIds: string[], context) =>
+        batchLoads(context, releaseIds, (ids) =>
+          context.em.find(ReleaseTrack, { release: { $in: ids } }, { orderBy: { position: 'asc' } }),
+        ),
       group: (track) => track.release.id,
       resolve: (release) => release.id,
     }),
     artists: t.loadableGroup({
       type: ReleaseArtistRef,
-      load: (releaseIds: string[], { em }) =>
-        em.find(ReleaseArtist, { release: { $in: releaseIds } }, { orderBy: { position: 'asc' } }),
+      load: (releaseIds: string[], context) =>
+        batchLoads(context, releaseIds, (ids) =>
+          context.em.find(ReleaseArtist, { release: { $in: ids } }, { orderBy: { position: 'asc' } }),
+        ),
       group: (artist) => artist.release.id,
       resolve: (release) => release.id,
     }),
@@ -169,7 +174,8 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
       type: FileRef,
       nullable: true,
       description: "The cover art file the release names, when it is one of the account's files.",
-      load: (wanted: CoverKey[], { em }) => findOwnedFiles(em, wanted),
+      load: (wanted: CoverKey[], context) =>
+        batchLoads(context, wanted, (keys) => findOwnedFiles(context.em, keys)),
       loaderOptions: { cacheKeyFn: (key: CoverKey) => `${key.accountId} ${key.fileUrl}` },
       resolve: (release) => {
         const fileUrl = release.payload.release.cover_art_file_url;

@@ -22,6 +22,7 @@ const configSchema = z
     REDIS_URL: url(['redis', 'rediss']).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRAPHIQL: bool.optional(),
+    GRAPHQL_BATCH_LOADS: bool.default(true),
     OUTBOUND_ALLOW_PRIVATE: bool.default(false),
     OUTBOUND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),

@@ -237,6 +237,33 @@ describe('OpenAPI description and discovery', () => {
     expect(styles).not.toMatch(/@import|url\(/i);
   });
 
+  it('documents the release and track bodies by wire name, from the typed inputs', async () => {
+    const document = buildOpenApiDocument(restRoutes, { serverUrl: 'https://api.example.test/v1' });
+    const submit = operationOf(document, 'POST', '/releases');
+    const body = submit?.requestBody?.content['application/json']?.schema as {
+      properties: Record<
+        string,
+        {
+          properties?: Record<string, unknown>;
+          items?: { properties: Record<string, { type?: unknown; enum?: unknown }> };
+        }
+      >;
+    };
+    expect(Object.keys(body.properties.release?.properties ?? {})).toEqual(
+      expect.arrayContaining([
+        'title',
+        'primary_artist_name',
+        'cover_art_file_url',
+        'distribution_store_ids',
+      ]),
+    );
+    const track = body.properties.tracks?.items?.properties ?? {};
+    expect(track.explicit_flag?.type).toEqual(['boolean', 'null']);
+    expect(track.track_type?.enum).toEqual(['cover', 'original', 'public_domain', null]);
+    const html = (await request<string>(app().url, 'GET', '/v1/docs')).body;
+    expect(html).toContain('<code class="field">share_percent</code>');
+  });
+
   it('answers other methods on the discovery paths with 405 and Allow', async () => {
     const response = await request(app().url, 'POST', '/v1/openapi.json', { body: {} });
     expect(response.status).toBe(405);

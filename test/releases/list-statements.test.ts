@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../support/app.ts';
+import { startTestApp, useTestApp } from '../support/app.ts';
 import { type AccountFixture, accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
@@ -48,5 +48,30 @@ describe('SQL statements per request', () => {
     console.log(`statements for 50 releases with tracks, artists and cover art: ${statements}`);
     // token, releases, then one batch each for tracks, artists and cover files
     expect(statements).toBeLessThanOrEqual(6);
+  });
+
+  it("with GRAPHQL_BATCH_LOADS=false (the benchmark's baseline) the same list loads node by node", async () => {
+    const perNode = await startTestApp({
+      DATABASE_URL: app().services.config.DATABASE_URL ?? '',
+      GRAPHQL_BATCH_LOADS: 'false',
+    });
+    try {
+      const list = async (url: string, requestId: string) => {
+        const answer = await request(url, 'POST', '/graphql', {
+          token: account.token,
+          headers: { 'x-request-id': requestId },
+          body: { query: LIST },
+        });
+        expect(answer.body.errors).toBeUndefined();
+        return { data: answer.body.data, statements: sql.count(requestId) };
+      };
+      const batched = await list(app().url, `batched-${Date.now()}`);
+      const unbatched = await list(perNode.url, `per-node-${Date.now()}`);
+      expect(unbatched.data).toEqual(batched.data);
+      // token, releases, then one statement per release for tracks and for artists, and the one cover
+      expect(unbatched.statements).toBeGreaterThanOrEqual(2 + 50 * 2);
+    } finally {
+      await perNode.close();
+    }
   });
 });
