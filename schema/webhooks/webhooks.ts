@@ -1,3 +1,4 @@
+import { RELEASE_EVENT_TYPES, type ReleaseEventType } from '../../src/domains/delivery/events.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -13,8 +14,13 @@ import {
 } from '../../src/domains/webhooks/index.ts';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import { outboundPolicyFromConfig } from '../../src/platform/http/index.ts';
-import { builder, MCP } from '../builder.ts';
-import { requirePrincipal } from '../context.ts';
+import { builder, FACADE_ONLY, MCP } from '../builder.ts';
+import { type Context, requirePrincipal } from '../context.ts';
+import { ReleaseEventTypeEnum } from '../events/release-events.ts';
+
+const isReleaseEventType = (type: string): type is ReleaseEventType =>
+  (RELEASE_EVENT_TYPES as readonly string[]).includes(type);
+
 import { enumFromList } from '../enums.ts';
 
 const WebhookDeliveryStatusEnum = enumFromList('WebhookDeliveryStatus', WEBHOOK_DELIVERY_STATUSES, {
@@ -33,8 +39,10 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpointView>('WebhookEndpoi
     id: t.exposeID('id'),
     url: t.exposeString('url'),
     description: t.exposeString('description', { nullable: true }),
-    eventTypes: t.exposeStringList('eventTypes', {
+    eventTypes: t.field({
+      type: [ReleaseEventTypeEnum],
       description: 'Stored at creation; later event kinds need an update.',
+      resolve: (endpoint) => endpoint.eventTypes.filter(isReleaseEventType),
     }),
     active: t.exposeBoolean('active'),
     failureCount: t.exposeInt('failureCount', {
@@ -68,7 +76,10 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('WebhookDelive
     endpointId: t.exposeID('endpointId'),
     eventId: t.id({ resolve: (d) => String(d.eventId) }),
     eventCursor: t.string({ resolve: (d) => String(d.eventCursor) }),
-    eventType: t.exposeString('eventType'),
+    eventType: t.field({
+      type: ReleaseEventTypeEnum,
+      resolve: (delivery) => delivery.eventType as ReleaseEventType,
+    }),
     releaseId: t.exposeID('releaseId', { nullable: true }),
     status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
     attempts: t.exposeInt('attempts'),
@@ -141,25 +152,88 @@ builder.queryField('webhookDeliveriesConnection', (t) =>
   ),
 );
 
+const CreateWebhookEndpointInputRef = builder.inputType('CreateWebhookEndpointInput', {
+  description: 'A new webhook endpoint.',
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'https only.' }),
+    description: t.string({ required: false }),
+    eventTypes: t.field({
+      type: [ReleaseEventTypeEnum],
+      required: false,
+      description: 'The event kinds to deliver; omitted: every kind that exists now.',
+    }),
+  }),
+});
+
+const UpdateWebhookEndpointInputRef = builder.inputType('UpdateWebhookEndpointInput', {
+  description: 'Changes to a webhook endpoint; omitted fields stay as they are.',
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    active: t.boolean({ required: false, description: 'true re-enables a disabled endpoint.' }),
+    eventTypes: t.field({ type: [ReleaseEventTypeEnum], required: false }),
+    description: t.string({ required: false }),
+  }),
+});
+
+interface EndpointChanges {
+  active?: boolean | null;
+  eventTypes?: readonly string[] | null;
+  description?: string | null;
+}
+
+const CREATE_DESCRIPTION =
+  'https only; at most 5 per account; eventTypes default to every kind that exists now.';
+const UPDATE_DESCRIPTION = '`active: true` re-enables a disabled endpoint and resets its failure count.';
+
+async function create(
+  context: Context,
+  fields: { url: string; description?: string | null; eventTypes?: readonly string[] | null },
+) {
+  const { endpoint, secret } = await createEndpoint(
+    context.em,
+    requirePrincipal(context).accountId,
+    {
+      url: fields.url,
+      description: fields.description ?? null,
+      eventTypes: fields.eventTypes ? [...fields.eventTypes] : null,
+    },
+    { policy: outboundPolicyFromConfig(context.app.config), secretKey: context.app.webhookSecretKey },
+  );
+  return { endpoint: endpointView(endpoint), signingSecret: secret };
+}
+
+async function update(context: Context, id: string, changes: EndpointChanges) {
+  return endpointView(
+    await updateEndpoint(context.em, requirePrincipal(context).accountId, id, {
+      active: changes.active ?? undefined,
+      eventTypes: changes.eventTypes ? [...changes.eventTypes] : undefined,
+      description: changes.description ?? undefined,
+    }),
+  );
+}
+
 builder.mutationField('createWebhookEndpoint', (t) =>
   t.field({
     type: CreatedWebhookRef,
     authScopes: MCP,
-    description: 'https only; at most 5 per account; eventTypes default to every kind that exists now.',
+    description: CREATE_DESCRIPTION,
+    args: { input: t.arg({ type: CreateWebhookEndpointInputRef, required: true }) },
+    resolve: (_root, { input }, context) => create(context, input),
+  }),
+);
+
+builder.mutationField('createWebhookEndpointWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: CreatedWebhookRef,
+    authScopes: MCP,
+    description: `${CREATE_DESCRIPTION} Unknown event types are refused with their positions.`,
     args: {
       url: t.arg.string({ required: true }),
       description: t.arg.string({ required: false }),
       eventTypes: t.arg.stringList({ required: false }),
     },
-    resolve: async (_root, args, context) => {
-      const { endpoint, secret } = await createEndpoint(
-        context.em,
-        requirePrincipal(context).accountId,
-        { url: args.url, description: args.description ?? null, eventTypes: args.eventTypes ?? null },
-        { policy: outboundPolicyFromConfig(context.app.config), secretKey: context.app.webhookSecretKey },
-      );
-      return { endpoint: endpointView(endpoint), signingSecret: secret };
-    },
+    resolve: (_root, args, context) => create(context, args),
   }),
 );
 
@@ -167,21 +241,25 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
   t.field({
     type: WebhookEndpointRef,
     authScopes: MCP,
-    description: '`active: true` re-enables a disabled endpoint and resets its failure count.',
+    description: UPDATE_DESCRIPTION,
+    args: { input: t.arg({ type: UpdateWebhookEndpointInputRef, required: true }) },
+    resolve: (_root, { input }, context) => update(context, input.id, input),
+  }),
+);
+
+builder.mutationField('updateWebhookEndpointWire', (t) =>
+  t.field({
+    ...FACADE_ONLY,
+    type: WebhookEndpointRef,
+    authScopes: MCP,
+    description: `${UPDATE_DESCRIPTION} Unknown event types are refused with their positions.`,
     args: {
       id: t.arg.id({ required: true }),
       active: t.arg.boolean({ required: false }),
       eventTypes: t.arg.stringList({ required: false }),
       description: t.arg.string({ required: false }),
     },
-    resolve: async (_root, args, context) =>
-      endpointView(
-        await updateEndpoint(context.em, requirePrincipal(context).accountId, args.id, {
-          active: args.active ?? undefined,
-          eventTypes: args.eventTypes ?? undefined,
-          description: args.description ?? undefined,
-        }),
-      ),
+    resolve: (_root, args, context) => update(context, args.id, args),
   }),
 );
 

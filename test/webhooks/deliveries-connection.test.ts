@@ -41,7 +41,7 @@ it("webhookDeliveriesConnection pages an endpoint's log; another account's endpo
   const all = [...page.edges, ...rest.body.data.webhookDeliveriesConnection.edges];
   expect(new Set(all.map((e: { node: { eventId: string } }) => e.node.eventId)).size).toBe(3);
   expect(
-    all.every((e: { node: { eventType: string } }) => e.node.eventType === 'release.status_changed'),
+    all.every((e: { node: { eventType: string } }) => e.node.eventType === 'RELEASE_STATUS_CHANGED'),
   ).toBe(true);
 
   const stranger = await accountWithToken(app().em());

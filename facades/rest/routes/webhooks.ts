@@ -21,7 +21,7 @@ export const webhookRoutes: RestRoute[] = [
     tag: TAG,
     auth: 'bearer',
     document: `mutation CreateWebhook($url: String!, $description: String, $eventTypes: [String!]) {
-      created: createWebhookEndpoint(url: $url, description: $description, eventTypes: $eventTypes) {
+      created: createWebhookEndpointWire(url: $url, description: $description, eventTypes: $eventTypes) {
         signing_secret: signingSecret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
     variables: {
       url: bodyField('url'),
@@ -39,7 +39,7 @@ export const webhookRoutes: RestRoute[] = [
     tag: TAG,
     auth: 'bearer',
     document: `mutation UpdateWebhook($id: ID!, $active: Boolean, $eventTypes: [String!], $description: String) {
-      webhook: updateWebhookEndpoint(id: $id, active: $active, eventTypes: $eventTypes, description: $description) {
+      webhook: updateWebhookEndpointWire(id: $id, active: $active, eventTypes: $eventTypes, description: $description) {
         ${WEBHOOK_ENDPOINT_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
