@@ -4,6 +4,7 @@ const BENCHES: Record<string, string> = {
   uploads: './uploads.ts',
   releases: './releases.ts',
   'release-list': './release-list.ts',
+  'hot-paths': './hot-paths.ts',
   events: './events.ts',
   webhooks: './webhooks.ts',
 };

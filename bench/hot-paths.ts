@@ -1,0 +1,132 @@
+/**
+ * The hot read paths side by side in one run, at 1 and 10 connections: bare express (constant JSON),
+ * GET /v1/status, GET /v1/me, GET /v1/releases/{id}/status of a release with 25 stores, the same status
+ * over GraphQL, through the agent tool (tools/call get_release_status), and in-process (runOperation).
+ * Targets as ratios to bare express in the same run: release status ≥ 0.40 at 10 connections and ≥ 0.50
+ * at 1 with p99 ≤ 2 ms; me ≥ 0.30; /v1/status ≥ 0.60; REST and agent ≤ 10% from in-process GraphQL.
+ */
+import { authenticate } from '../schema/context.ts';
+import { prepareOperation, runOperation } from '../schema/execute.ts';
+import { buildAppServices } from '../schema/services.ts';
+import { DEFAULT_STORE_IDS } from '../src/domains/catalog/stores.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { uploadAssets, validSubmission } from '../test/support/releases.ts';
+import { type Measurement, measureHttp, measureInProcess, printTable } from './support/measure.ts';
+import { benchApp, startChild } from './support/servers.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const STORES = 25;
+const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
+  releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;
+
+const bench = await benchApp('tributary_bench_hot_paths', { credits: 1000 });
+const { app, account, orm } = bench;
+const bare = await startChild('bench/support/bare-express.ts', {}, /listening on (\S+)/);
+const auth = { authorization: `Bearer ${account.token}` };
+
+try {
+  const assets = await uploadAssets(app.url, account);
+  const submission = validSubmission(assets, 2);
+  submission.release.distribution_store_ids = DEFAULT_STORE_IDS.slice(0, STORES);
+  const submitted = await fetch(`${app.url}/v1/releases`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(submission),
+  });
+  const releaseId = ((await submitted.json()) as { releaseId: string }).releaseId;
+  const first = (await (
+    await fetch(`${app.url}/v1/releases/${releaseId}/status`, { headers: auth })
+  ).json()) as {
+    stores: unknown[];
+  };
+  if (first.stores.length !== STORES) throw new Error(`the release has ${first.stores.length} stores`);
+
+  const services = await buildAppServices(
+    loadConfig({ DATABASE_URL: bench.databaseUrl, DATA_DIR: bench.dataDir }),
+    orm,
+    createLogger('silent'),
+    'bench',
+  );
+  const prepared = prepareOperation(STATUS_QUERY);
+  const graphqlBody = JSON.stringify({ query: STATUS_QUERY, variables: { id: releaseId } });
+  const toolBody = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_release_status', arguments: { releaseId } },
+  });
+  const json = { ...auth, 'content-type': 'application/json' };
+
+  const scenarios = (connections: number) => [
+    () => measureHttp('bare express', { url: `${bare.url}/v1/me` }, SECONDS, connections),
+    () => measureHttp('GET /v1/status', { url: `${app.url}/v1/status` }, SECONDS, connections),
+    () => measureHttp('GET /v1/me', { url: `${app.url}/v1/me`, headers: auth }, SECONDS, connections),
+    () =>
+      measureHttp(
+        `GET /v1/releases/{id}/status (${STORES} stores)`,
+        { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth },
+        SECONDS,
+        connections,
+      ),
+    () =>
+      measureHttp(
+        'status, GraphQL over HTTP',
+        { url: `${app.url}/graphql`, method: 'POST', headers: json, body: graphqlBody },
+        SECONDS,
+        connections,
+      ),
+    () =>
+      measureHttp(
+        'status, tools/call get_release_status',
+        { url: `${app.url}/api/mcp`, method: 'POST', headers: json, body: toolBody },
+        SECONDS,
+        connections,
+      ),
+    () =>
+      measureInProcess(
+        'status, GraphQL in-process',
+        async () => {
+          const principal = await authenticate(services, account.token);
+          const result = await runOperation(services, prepared, {
+            principal,
+            channel: 'graphql',
+            variables: { id: releaseId },
+          });
+          if (result.errors.length > 0) throw result.errors[0];
+        },
+        SECONDS,
+        connections,
+      ),
+  ];
+
+  await measureHttp('warm-up', { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth }, 2, 10);
+  for (const connections of [1, 10]) {
+    const rows: Measurement[] = [];
+    for (const scenario of scenarios(connections)) rows.push(await scenario());
+    console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
+    printTable(rows);
+    const [floor, status, me, rest, graphqlHttp, tool, inProcess] = rows as [
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+    ];
+    const ratio = (m: Measurement) => (m.requestsPerSecond / floor.requestsPerSecond).toFixed(3);
+    const apart = (m: Measurement) =>
+      `${((1 - m.requestsPerSecond / inProcess.requestsPerSecond) * 100).toFixed(1)}%`;
+    console.log('ratios to bare express (throughput):');
+    console.log(`  /v1/status ${ratio(status)} (target ≥ 0.60)   /v1/me ${ratio(me)} (target ≥ 0.30)`);
+    console.log(
+      `  release status: REST ${ratio(rest)}, GraphQL ${ratio(graphqlHttp)}, agent tool ${ratio(tool)} ` +
+        `(target ≥ ${connections === 1 ? '0.50, p99 ≤ 2 ms' : '0.40'}); REST p99 ${rest.p99.toFixed(2)} ms`,
+    );
+    console.log(`  behind in-process GraphQL: REST ${apart(rest)}, agent tool ${apart(tool)} (target ≤ 10%)`);
+  }
+} finally {
+  await bare.stop();
+  await bench.close();
+}
