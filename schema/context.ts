@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { authenticateToken } from '../src/domains/accounts/authenticate.ts';
 import type { Principal } from '../src/domains/accounts/principal.ts';
 
 export type { Principal };
@@ -49,7 +48,7 @@ export function bearerToken(header: string | null | undefined): string | null {
 /** The one place a request becomes a Principal, for all three surfaces. No token → anonymous. */
 export async function authenticate(app: AppServices, token: string | null): Promise<Principal | null> {
   if (token === null) return null;
-  return authenticateToken(app.orm.em.fork(), token);
+  return app.verifiedTokens.authenticate(() => app.orm.em.fork(), token);
 }
 
 /** A scoped upload token (header `x-mcp-upload-token`): acts on its one session only. */

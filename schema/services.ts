@@ -1,7 +1,9 @@
+import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
 import { OutboxRelay } from '../src/platform/events/relay.ts';
 import {
@@ -32,6 +34,8 @@ export interface AppServices {
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
+  /** Tokens verified in the last seconds (a revocation drops one in every instance). */
+  verifiedTokens: VerifiedTokens;
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;
   webhookOutbound: OutboundClient;
@@ -59,7 +63,17 @@ export async function buildAppServices(
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
   const pubsub = config.REDIS_URL
     ? createRedisPubSub(config.REDIS_URL, connectionError('pub/sub'))
-    : createLocalPubSub();
+    : withPostgresInvalidations(
+        createLocalPubSub(),
+        String(orm.config.get('clientUrl')),
+        connectionError('invalidations'),
+      );
+  const verifiedTokens = new VerifiedTokens((tokenId) =>
+    pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
+  );
+  pubsub.onInvalidation(({ cache, key }) => {
+    if (cache === VERIFIED_TOKENS_CACHE) verifiedTokens.drop(key);
+  });
   return {
     config,
     orm,
@@ -83,6 +97,7 @@ export async function buildAppServices(
     distributor: overrides.distributor ?? distributorFor(config),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
+    verifiedTokens,
     webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
     webhookOutbound: createOutboundClient({
       policy: outboundPolicyFromConfig(config),

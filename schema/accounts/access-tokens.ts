@@ -113,7 +113,11 @@ builder.mutationField('revokeAccessToken', (t) =>
     description: 'Revokes one of your tokens; requests with it fail from the next one on.',
     authScopes: MCP,
     args: { id: t.arg.id({ required: true, validate: uuidValidation('access token') }) },
-    resolve: (_root, args, context) =>
-      revokeToken(context.em, requirePrincipal(context).accountId, String(args.id)),
+    resolve: async (_root, args, context) => {
+      const token = await revokeToken(context.em, requirePrincipal(context).accountId, String(args.id));
+      // Committed: now every instance forgets the token (this one at once, others within one pub/sub hop).
+      await context.app.verifiedTokens.revoked(token.id);
+      return token;
+    },
   }),
 );

@@ -1,4 +1,5 @@
 import { type ReleaseJobView, readReleaseJob } from '../../src/domains/delivery/read-job.ts';
+import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
 import { notFound } from '../../src/platform/errors.ts';
@@ -89,10 +90,15 @@ builder.queryField('releaseStatus', (t) =>
     description: 'Per-store delivery status and the aggregate status of one of your releases.',
     args: { releaseId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
-      const release = await callersRelease(context, args.releaseId);
+      const recorded = await readRecordedDelivery(
+        context.em,
+        requirePrincipal(context).accountId,
+        args.releaseId,
+        'releaseId',
+      );
       return {
-        releaseId: release.id,
-        ...(await storeStatuses(context.em, release, context.app.distributor)),
+        releaseId: recorded.releaseId,
+        ...(await storeStatuses(context.em, recorded, context.app.distributor)),
       };
     },
   }),

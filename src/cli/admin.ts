@@ -12,10 +12,13 @@ import { issueToken } from '../domains/accounts/issue-token.ts';
 import { revokeTokenById } from '../domains/accounts/manage-tokens.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../domains/accounts/scopes.ts';
 import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-expiry.ts';
+import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
 import { grantCredits } from '../domains/credits/grant-credits.ts';
-import { loadConfig } from '../platform/config.ts';
+import { type AppConfig, loadConfig } from '../platform/config.ts';
 import { connectDatabase } from '../platform/db/connect.ts';
 import { AppError, invalidRequest, notFound } from '../platform/errors.ts';
+import { notifyInvalidation } from '../platform/events/postgres-invalidations.ts';
+import { createRedisPubSub } from '../platform/events/pubsub.ts';
 import { assertNodeVersion } from '../platform/runtime.ts';
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -158,6 +161,9 @@ async function main(): Promise<number> {
   const database = await connectDatabase(config, log, { shareRunning: true });
   try {
     const result = await command(database.orm.em.fork(), parsed.values);
+    if (parsed.positionals[0] === 'token:revoke') {
+      await announceRevocation(config, database.orm.em.fork(), String(result.tokenId));
+    }
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
@@ -168,6 +174,24 @@ async function main(): Promise<number> {
     throw error;
   } finally {
     await database.close();
+  }
+}
+
+/** Servers trust a verified token for a few seconds: tell them a revoked one is gone, now. */
+async function announceRevocation(config: AppConfig, em: EntityManager, tokenId: string): Promise<void> {
+  const invalidation = { cache: VERIFIED_TOKENS_CACHE, key: tokenId };
+  if (!config.REDIS_URL) {
+    await notifyInvalidation(
+      (channel, payload) => em.getConnection().execute('select pg_notify(?, ?)', [channel, payload]),
+      invalidation,
+    );
+    return;
+  }
+  const pubsub = createRedisPubSub(config.REDIS_URL);
+  try {
+    await pubsub.invalidate(invalidation);
+  } finally {
+    await pubsub.close();
   }
 }
 

@@ -8,6 +8,7 @@ import type {
   StoreStatus,
   TakedownResult,
 } from '../../src/domains/delivery/distributor.ts';
+import type { RecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import type { Release } from '../../src/domains/releases/release.entity.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
@@ -46,8 +47,8 @@ class TestDistributor implements Distributor {
     return { requested, skipped: [] };
   }
 
-  async status(_em: EntityManager, release: Release): Promise<ReleaseDeliveryStatus> {
-    const stores = this.stores.get(release.id) ?? [];
+  async status(_em: EntityManager, recorded: RecordedDelivery): Promise<ReleaseDeliveryStatus> {
+    const stores = this.stores.get(recorded.releaseId) ?? [];
     const live = stores.length > 0 && stores.every((s) => s.status === 'live');
     return { aggregateStatus: live ? 'distributed' : 'pending', pending: false, stores };
   }

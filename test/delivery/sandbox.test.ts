@@ -7,6 +7,7 @@ import { DistributorOfflineError } from '../../src/domains/delivery/distributor.
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { ISRC_PATTERN, isValidUpc } from '../../src/domains/delivery/identifiers.ts';
 import { readReleaseJob } from '../../src/domains/delivery/read-job.ts';
+import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
 import { instructSandbox, setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
 import { createSandboxDistributor } from '../../src/domains/delivery/sandbox-distributor.ts';
@@ -56,6 +57,18 @@ describe('sandbox distributor', () => {
   async function load(releaseId: string) {
     const em = orm().em.fork();
     return { em, release: await em.findOneOrFail(Release, { id: releaseId }) };
+  }
+
+  /** The status read of a release, as GET /releases/{id}/status makes it. */
+  async function statusOf(release: { id: string }) {
+    const { em, recorded } = await recordedOf(release.id);
+    return storeStatuses(em, recorded, sandbox);
+  }
+
+  /** What the status read is given: the release's recorded delivery. */
+  async function recordedOf(releaseId: string) {
+    const { em, release } = await load(releaseId);
+    return { em, recorded: await readRecordedDelivery(em, release.account.id, releaseId) };
   }
 
   it('walks queued → pending → delivered → distributed with exactly the spec events', async () => {
@@ -159,21 +172,21 @@ describe('sandbox distributor', () => {
   it('reports the queued response until the distributor has the release, then live statuses', async () => {
     const fixture = await submittedRelease(orm());
     const { em, release } = await load(fixture.releaseId);
-    expect(await storeStatuses(em, release, sandbox)).toEqual({
+    expect(await statusOf(release)).toEqual({
       aggregateStatus: 'queued',
       pending: true,
       stores: [],
     });
     const clock = new ManualClock();
     await enqueueRelease(em, release, clock, STEP);
-    const queued = await storeStatuses(orm().em.fork(), release, sandbox);
+    const queued = await statusOf(release);
     expect(queued.aggregateStatus).toBe('queued');
     expect(queued.pending).toBe(true);
     expect(queued.stores.map((s) => s.statusText)).toEqual(['Queued', 'Queued', 'Queued']);
     await tick(orm(), clock);
     await tick(orm(), clock);
     await tick(orm(), clock);
-    const live = await storeStatuses(orm().em.fork(), await releaseOf(orm(), fixture.releaseId), sandbox);
+    const live = await statusOf(await releaseOf(orm(), fixture.releaseId));
     expect(live).toEqual({
       aggregateStatus: 'distributed',
       pending: false,
@@ -297,9 +310,7 @@ describe('sandbox distributor', () => {
     await tick(orm(), clock); // in inspection: nothing is sent
     expect((await statusesOf(orm(), releaseId))[308]).toBe('in_inspection');
     expect(await eventsOf(orm(), releaseId, events[0]!.id)).toEqual([]);
-    expect(
-      (await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId), sandbox)).aggregateStatus,
-    ).toBe('distributed');
+    expect((await statusOf(await releaseOf(orm(), releaseId))).aggregateStatus).toBe('distributed');
 
     await tick(orm(), clock); // delivered: the added stores report on their own
     events = await eventsOf(orm(), releaseId, events[0]!.id);
@@ -325,7 +336,7 @@ describe('sandbox distributor', () => {
       requested: [302],
       skipped: [{ storeId: 999, reason: 'not_delivered' }],
     });
-    const pendingTakedown = await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId), sandbox);
+    const pendingTakedown = await statusOf(await releaseOf(orm(), releaseId));
     expect(pendingTakedown.aggregateStatus).toBe('distributed');
     expect(pendingTakedown.stores.find((s) => s.storeId === 302)).toMatchObject({
       statusText: 'Takedown requested',
@@ -391,7 +402,7 @@ describe('sandbox distributor', () => {
       remainingStoreIds: [],
     });
     expect((await releaseOf(orm(), releaseId)).aggregateStatus).toBe('taken_down');
-    const status = await storeStatuses(orm().em.fork(), await releaseOf(orm(), releaseId), sandbox);
+    const status = await statusOf(await releaseOf(orm(), releaseId));
     expect(status.aggregateStatus).toBe('taken_down');
   });
 
@@ -472,8 +483,8 @@ describe('sandbox distributor', () => {
       });
       expect(await eventsOf(orm(), releaseId, before)).toEqual([]);
 
-      const { em, release } = await load(releaseId);
-      const status = await storeStatuses(em, release, sandbox);
+      const { em, recorded } = await recordedOf(releaseId);
+      const status = await storeStatuses(em, recorded, sandbox);
       expect(status).toMatchObject({
         aggregateStatus: 'pending',
         pending: false,
@@ -486,7 +497,7 @@ describe('sandbox distributor', () => {
         'In inspection',
       ]);
       await expect(
-        createSandboxDistributor({ clock, stepSeconds: STEP }).status(em, release),
+        createSandboxDistributor({ clock, stepSeconds: STEP }).status(em, recorded),
       ).rejects.toBeInstanceOf(DistributorOfflineError);
     } finally {
       await setSandboxOffline(orm().em.fork(), false);
@@ -497,8 +508,8 @@ describe('sandbox distributor', () => {
       302: 'delivered',
       306: 'delivered',
     });
-    const { em, release } = await load(releaseId);
-    expect((await storeStatuses(em, release, sandbox)).fallback).toBeUndefined();
+    const after = await recordedOf(releaseId);
+    expect((await storeStatuses(after.em, after.recorded, sandbox)).fallback).toBeUndefined();
   });
 
   it('two concurrent steps never move a store twice (SKIP LOCKED)', async () => {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { constantTimeEqual, sha256Hex } from '../../platform/crypto.ts';
+import { constantTimeEqual } from '../../platform/crypto.ts';
 import { unauthenticated } from '../../platform/errors.ts';
 import { AccessToken } from './access-token.entity.ts';
 import type { Principal } from './principal.ts';
@@ -9,15 +9,15 @@ import { isScope, type Scope } from './scopes.ts';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Turns a bearer token into a Principal. Missing, unknown, expired and revoked tokens all fail the
- * same way (401 authentication_error), with a message that says which without revealing more.
+ * Verifies the token whose SHA-256 is `hash` (the uncached read; VerifiedTokens caches it): its
+ * principal, and when it expires. Missing, unknown, expired and revoked tokens all fail the same way
+ * (401 authentication_error), with a message that says which without revealing more.
  */
-export async function authenticateToken(
+export async function verifyTokenHash(
   em: EntityManager,
-  token: string,
+  hash: string,
   now = new Date(),
-): Promise<Principal> {
-  const hash = sha256Hex(token);
+): Promise<{ principal: Principal; expiresAt: Date | null }> {
   const record = await em.findOne(AccessToken, { tokenHash: hash }, { disableIdentityMap: true });
   if (!record || !constantTimeEqual(record.tokenHash, hash))
     throw unauthenticated('The bearer token is invalid.');
@@ -29,9 +29,12 @@ export async function authenticateToken(
     await em.nativeUpdate(AccessToken, { id: record.id }, { lastUsedAt: now });
   }
   return {
-    accountId: record.account.id,
-    scopes: new Set(record.scopes.filter(isScope) as Scope[]),
-    tokenId: record.id,
-    tokenKind: record.kind,
+    principal: {
+      accountId: record.account.id,
+      scopes: new Set(record.scopes.filter(isScope) as Scope[]),
+      tokenId: record.id,
+      tokenKind: record.kind,
+    },
+    expiresAt: record.expiresAt ?? null,
   };
 }

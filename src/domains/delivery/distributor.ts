@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AggregateStatus, Release } from '../releases/release.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
+import type { RecordedDelivery } from './recorded-delivery.ts';
 
 /** The distributor cannot be reached: status reads fall back to the last known statuses. */
 export class DistributorOfflineError extends Error {
@@ -68,6 +69,9 @@ export interface Distributor {
   /** More stores for a release already handed over. */
   addStores(em: EntityManager, release: Release, storeIds: readonly number[]): Promise<QueueResult>;
   takedown(em: EntityManager, release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;
-  /** Live statuses; throws DistributorOfflineError when the distributor cannot be reached. */
-  status(em: EntityManager, release: Release): Promise<ReleaseDeliveryStatus>;
+  /**
+   * Live statuses of a release, given what the rows record of it (read in one statement by the caller);
+   * throws DistributorOfflineError when the distributor cannot be reached.
+   */
+  status(em: EntityManager, recorded: RecordedDelivery): Promise<ReleaseDeliveryStatus>;
 }

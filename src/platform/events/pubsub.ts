@@ -35,10 +35,19 @@ export function toPublishedEvent(row: OutboxRow): PublishedEvent {
   };
 }
 
+/** A cache entry every instance must drop: `key` of the cache named `cache`. */
+export interface Invalidation {
+  cache: string;
+  key: string;
+}
+
 export interface PubSub {
   publish(events: PublishedEvent[]): Promise<void>;
   /** Calls `listener` for every event published by any instance, in publication order. */
   subscribe(listener: (event: PublishedEvent) => void): () => void;
+  /** Tells every instance (this one included) to drop a cache entry. */
+  invalidate(invalidation: Invalidation): Promise<void>;
+  onInvalidation(listener: (invalidation: Invalidation) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -54,6 +63,13 @@ export function createLocalPubSub(): PubSub {
       emitter.on('event', listener);
       return () => emitter.off('event', listener);
     },
+    invalidate: async (invalidation) => {
+      emitter.emit('invalidation', invalidation);
+    },
+    onInvalidation: (listener) => {
+      emitter.on('invalidation', listener);
+      return () => emitter.off('invalidation', listener);
+    },
     close: async () => {
       emitter.removeAllListeners();
     },
@@ -61,6 +77,7 @@ export function createLocalPubSub(): PubSub {
 }
 
 const CHANNEL = 'tributary:events';
+const INVALIDATIONS = 'tributary:invalidations';
 
 /** Several instances: Redis pub/sub, so a subscriber on one sees events published by another. */
 export function createRedisPubSub(url: string, onConnectionError: (err: Error) => void = () => {}): PubSub {
@@ -69,9 +86,10 @@ export function createRedisPubSub(url: string, onConnectionError: (err: Error) =
   publisher.on('error', onConnectionError);
   subscriber.on('error', onConnectionError);
   const local = createLocalPubSub();
-  const ready = subscriber.subscribe(CHANNEL);
-  subscriber.on('message', (_channel: string, message: string) => {
-    void local.publish([JSON.parse(message) as PublishedEvent]);
+  const ready = subscriber.subscribe(CHANNEL, INVALIDATIONS);
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel === INVALIDATIONS) void local.invalidate(JSON.parse(message) as Invalidation);
+    else void local.publish([JSON.parse(message) as PublishedEvent]);
   });
   return {
     publish: async (events) => {
@@ -79,6 +97,13 @@ export function createRedisPubSub(url: string, onConnectionError: (err: Error) =
       for (const event of events) await publisher.publish(CHANNEL, JSON.stringify(event));
     },
     subscribe: (listener) => local.subscribe(listener),
+    invalidate: async (invalidation) => {
+      // This instance drops the entry at once; the others within one Redis hop.
+      await local.invalidate(invalidation);
+      await ready;
+      await publisher.publish(INVALIDATIONS, JSON.stringify(invalidation));
+    },
+    onInvalidation: (listener) => local.onInvalidation(listener),
     close: async () => {
       await local.close();
       publisher.disconnect();
