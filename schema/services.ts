@@ -6,6 +6,7 @@ import type { Orm } from '../src/platform/db/orm.ts';
 import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
 import { OutboxRelay } from '../src/platform/events/relay.ts';
+import { HealthMonitor } from '../src/platform/health.ts';
 import {
   createOutboundClient,
   type OutboundClient,
@@ -36,6 +37,8 @@ export interface AppServices {
   relay: OutboxRelay;
   /** Tokens verified in the last seconds (a revocation drops one in every instance). */
   verifiedTokens: VerifiedTokens;
+  /** The database's health, pinged in the background for the service status. */
+  health: HealthMonitor;
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;
   webhookOutbound: OutboundClient;
@@ -98,6 +101,7 @@ export async function buildAppServices(
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,
+    health: new HealthMonitor(() => orm.em.fork().execute('select 1')),
     webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
     webhookOutbound: createOutboundClient({
       policy: outboundPolicyFromConfig(config),
@@ -111,6 +115,7 @@ export async function buildAppServices(
 
 /** Releases what the services hold besides the ORM (pools, clients). */
 export async function closeAppServices(app: AppServices): Promise<void> {
+  app.health.stop();
   await app.relay.stop();
   await app.pubsub.close();
   await app.rateLimits.close();

@@ -38,11 +38,8 @@ builder.queryField('serviceStatus', (t) =>
     type: ServiceStatusRef,
     description: 'Liveness of the service and its database; public.',
     authScopes: PUBLIC,
-    resolve: async (_root, _args, { app, em }): Promise<ServiceStatus> => {
-      const database = await em
-        .execute('select 1')
-        .then(() => 'ok' as const)
-        .catch(() => 'unreachable' as const);
+    resolve: async (_root, _args, { app }): Promise<ServiceStatus> => {
+      const database = await app.health.database();
       const now = new Date();
       return {
         status: database === 'ok' ? 'ok' : 'degraded',

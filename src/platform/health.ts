@@ -1,0 +1,58 @@
+/** How often the database is pinged for the service status, and how long a ping may take. */
+export const HEALTH_INTERVAL_MS = 2_000;
+const PING_TIMEOUT_MS = 2_000;
+
+export type DatabaseHealth = 'ok' | 'unreachable';
+
+/**
+ * The service status answers from here: the database is pinged in the background every couple of
+ * seconds instead of once per status request (a load balancer polling /v1/status costs no query).
+ */
+export class HealthMonitor {
+  private state: { database: DatabaseHealth; checkedAt: Date } | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private pending: Promise<void> | null = null;
+  private readonly ping: () => Promise<unknown>;
+
+  constructor(ping: () => Promise<unknown>) {
+    this.ping = ping;
+  }
+
+  /** The last known database health; the first call waits for the first ping. */
+  async database(): Promise<DatabaseHealth> {
+    if (!this.state) await this.check();
+    this.start();
+    return this.state?.database ?? 'unreachable';
+  }
+
+  /** Pings now (concurrent callers share one ping). */
+  check(): Promise<void> {
+    this.pending ??= this.pingOnce().finally(() => {
+      this.pending = null;
+    });
+    return this.pending;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.check(), HEALTH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async pingOnce(): Promise<void> {
+    let timeout: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timeout = setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS);
+    });
+    const database: DatabaseHealth = await Promise.race([this.ping(), timedOut])
+      .then(() => 'ok' as const)
+      .catch(() => 'unreachable' as const)
+      .finally(() => clearTimeout(timeout));
+    this.state = { database, checkedAt: new Date() };
+  }
+}
