@@ -27,6 +27,8 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
 export function createApp(app: AppServices): Express {
   const http = express();
   http.disable('x-powered-by');
+  // API answers are not revalidated with ETags (drafts use revision numbers); hashing every body costs.
+  http.set('etag', false);
   http.set('trust proxy', 'loopback');
   http.use(requestIds);
 

@@ -28,9 +28,14 @@ export function createContext(
   principal: Principal | null,
   options: { requestId?: string | undefined; channel?: Channel } = {},
 ): Context {
+  let em: EntityManager | undefined;
   return {
     app,
-    em: app.orm.em.fork(),
+    // Forked on first use: a request that reads no row (the service status, a cached answer) forks none.
+    get em() {
+      em ??= app.orm.em.fork();
+      return em;
+    },
     principal,
     requestId: options.requestId ?? randomUUID(),
     channel: options.channel ?? 'graphql',

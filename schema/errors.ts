@@ -55,7 +55,8 @@ export function normaliseError(
     });
   }
   if (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError) {
-    const extensions = graphQLError.extensions as Partial<ErrorExtensions> & Record<string, unknown>;
+    // Errors of compiled operations (graphql-jit) may carry no extensions object at all.
+    const extensions = (graphQLError.extensions ?? {}) as Partial<ErrorExtensions> & Record<string, unknown>;
     if (extensions.type) return graphQLError;
     return new GraphQLError(graphQLError.message, {
       nodes: graphQLError.nodes,

@@ -26,8 +26,19 @@ function tooDeep(value: unknown): boolean {
   return deep;
 }
 
+/** Documents are immutable: the facades' prepared ones are checked once, not on every request. */
+const literalChecks = new WeakMap<DocumentNode, string | null>();
+
 /** The argument or input field name of the first string literal holding NUL (nested literals too), or null. */
 function literalWithNul(document: DocumentNode): string | null {
+  const known = literalChecks.get(document);
+  if (known !== undefined) return known;
+  const found = findLiteralWithNul(document);
+  literalChecks.set(document, found);
+  return found;
+}
+
+function findLiteralWithNul(document: DocumentNode): string | null {
   let found: string | null = null;
   const names: string[] = [];
   const enter = (node: { name: { value: string } }) => {

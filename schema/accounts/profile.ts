@@ -1,9 +1,8 @@
-import type { Account } from '../../src/domains/accounts/account.entity.ts';
-import { getAccount } from '../../src/domains/accounts/get-account.ts';
+import { type Profile, readProfile } from '../../src/domains/accounts/read-profile.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 
-export const ProfileRef = builder.objectRef<Account>('Profile').implement({
+export const ProfileRef = builder.objectRef<Profile>('Profile').implement({
   description: 'The account holder behind the token.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -33,6 +32,6 @@ builder.queryField('me', (t) =>
     type: ProfileRef,
     authScopes: MCP,
     description: 'The profile of the account that owns the token.',
-    resolve: (_root, _args, context) => getAccount(context.em, requirePrincipal(context).accountId),
+    resolve: (_root, _args, context) => readProfile(context.em, requirePrincipal(context).accountId),
   }),
 );
