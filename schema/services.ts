@@ -1,6 +1,7 @@
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
+import { RELEASE_STATUS_CACHE, ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
@@ -39,6 +40,8 @@ export interface AppServices {
   verifiedTokens: VerifiedTokens;
   /** The database's health, pinged in the background for the service status. */
   health: HealthMonitor;
+  /** Recorded deliveries of releases, for status polling (cleared on every commit; docs/performance.md). */
+  releaseStatuses: ReleaseStatusCache;
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;
   webhookOutbound: OutboundClient;
@@ -74,9 +77,12 @@ export async function buildAppServices(
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
+  const releaseStatuses = new ReleaseStatusCache();
   pubsub.onInvalidation(({ cache, key }) => {
     if (cache === VERIFIED_TOKENS_CACHE) verifiedTokens.drop(key);
+    if (cache === RELEASE_STATUS_CACHE) releaseStatuses.clear();
   });
+  clearOnCommit(orm, releaseStatuses, pubsub, logger);
   return {
     config,
     orm,
@@ -101,6 +107,7 @@ export async function buildAppServices(
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,
+    releaseStatuses,
     health: new HealthMonitor(() => orm.em.fork().execute('select 1')),
     webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
     webhookOutbound: createOutboundClient({
@@ -111,6 +118,27 @@ export async function buildAppServices(
     startedAt: new Date(),
     version,
   };
+}
+
+/**
+ * Every transaction this process commits clears the status cache here and, announced once per tick, in
+ * every other process: coarse, but no write path (entity, raw SQL inside a transaction) can be missed.
+ */
+function clearOnCommit(orm: Orm, cache: ReleaseStatusCache, pubsub: PubSub, logger: Logger): void {
+  let announcing = false;
+  orm.em.getEventManager().registerSubscriber({
+    afterTransactionCommit: () => {
+      cache.clear();
+      if (announcing) return;
+      announcing = true;
+      setImmediate(() => {
+        announcing = false;
+        pubsub
+          .invalidate({ cache: RELEASE_STATUS_CACHE, key: '*' })
+          .catch((err: Error) => logger.warn({ err }, 'status cache invalidation'));
+      });
+    },
+  });
 }
 
 /** Releases what the services hold besides the ORM (pools, clients). */

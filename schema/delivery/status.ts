@@ -1,5 +1,4 @@
 import { type ReleaseJobView, readReleaseJob } from '../../src/domains/delivery/read-job.ts';
-import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
 import { notFound } from '../../src/platform/errors.ts';
@@ -90,8 +89,8 @@ builder.queryField('releaseStatus', (t) =>
     description: 'Per-store delivery status and the aggregate status of one of your releases.',
     args: { releaseId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
-      const recorded = await readRecordedDelivery(
-        context.em,
+      const recorded = await context.app.releaseStatuses.read(
+        () => context.em,
         requirePrincipal(context).accountId,
         args.releaseId,
         'releaseId',

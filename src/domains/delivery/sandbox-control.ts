@@ -25,11 +25,14 @@ const ENSURE_ROW =
 
 /** Takes the sandbox distributor offline (nothing moves, status reads fall back) or back online. */
 export async function setSandboxOffline(em: EntityManager, offline: boolean, reason?: string): Promise<void> {
-  await em.execute(ENSURE_ROW, [GLOBAL_CONTROL_ID]);
-  await em.execute(
-    'update sandbox_controls set offline = ?, offline_reason = ?, updated_at = now() where id = ?',
-    [offline, offline ? (reason ?? 'The distributor is offline.') : null, GLOBAL_CONTROL_ID],
-  );
+  // One transaction: its commit is what clears cached statuses (ReleaseStatusCache).
+  await em.transactional(async (tem) => {
+    await tem.execute(ENSURE_ROW, [GLOBAL_CONTROL_ID]);
+    await tem.execute(
+      'update sandbox_controls set offline = ?, offline_reason = ?, updated_at = now() where id = ?',
+      [offline, offline ? (reason ?? 'The distributor is offline.') : null, GLOBAL_CONTROL_ID],
+    );
+  });
 }
 
 /**

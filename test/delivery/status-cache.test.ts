@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
+import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
+import { setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
+import { useTestApp } from '../support/app.ts';
+import { accountWithToken } from '../support/factories.ts';
+import { request } from '../support/http.ts';
+import { uploadAssets, validSubmission } from '../support/releases.ts';
+
+const STEP = 300;
+
+describe('the cached release status', () => {
+  const app = useTestApp({ SANDBOX_STEP_SECONDS: String(STEP) });
+  const clock = new ManualClock(new Date());
+
+  async function step() {
+    if (clock.now().getTime() < Date.now()) clock.set(new Date());
+    clock.advance(STEP);
+    await advanceDue(app().em(), clock, STEP);
+  }
+
+  it('a status read right after a delivery step never shows the old state', async () => {
+    const account = await accountWithToken(app().em(), { credits: 10 });
+    const assets = await uploadAssets(app().url, account);
+    const body = validSubmission(assets, 1);
+    body.release.distribution_store_ids = [301, 302, 306];
+    const submitted = await request(app().url, 'POST', '/v1/releases', { token: account.token, body });
+    const releaseId = submitted.body.releaseId as string;
+    const status = async () =>
+      (await request(app().url, 'GET', `/v1/releases/${releaseId}/status`, { token: account.token })).body;
+    const truth = async () => {
+      const { stores, aggregateStatus, pending } = recordedStatuses(
+        await readRecordedDelivery(app().em(), account.accountId, releaseId),
+      );
+      return { aggregateStatus, pending, stores: stores.map((s) => s.statusText) };
+    };
+    const seen = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      // Twice: the second answer comes from the cache.
+      await status();
+      const answer = await status();
+      const expected = await truth();
+      expect({
+        aggregateStatus: answer.aggregateStatus,
+        pending: answer.pending,
+        stores: answer.stores.map((s: { statusText: string }) => s.statusText),
+      }).toEqual(expected);
+      seen.add(answer.aggregateStatus);
+      await step();
+    }
+    // The walk went through the states, so each read after a step saw that step.
+    expect([...seen]).toEqual(expect.arrayContaining(['queued', 'pending', 'distributed']));
+
+    // An outage switch is a commit too: the very next read falls back.
+    await status();
+    await setSandboxOffline(app().em(), true, 'maintenance');
+    try {
+      expect(await status()).toMatchObject({ fallback: true, fallbackReason: 'maintenance' });
+    } finally {
+      await setSandboxOffline(app().em(), false);
+    }
+    expect((await status()).fallback).toBe(false);
+  });
+
+  it('a cached status answers its owner only', async () => {
+    const owner = await accountWithToken(app().em(), { credits: 10 });
+    const other = await accountWithToken(app().em());
+    const assets = await uploadAssets(app().url, owner);
+    const submitted = await request(app().url, 'POST', '/v1/releases', {
+      token: owner.token,
+      body: validSubmission(assets, 1),
+    });
+    const path = `/v1/releases/${submitted.body.releaseId}/status`;
+    expect((await request(app().url, 'GET', path, { token: owner.token })).status).toBe(200);
+    const foreign = await request(app().url, 'GET', path, { token: other.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('release_not_owned');
+  });
+});
