@@ -97,7 +97,7 @@ builder.queryField('releaseStatus', (t) =>
       );
       return {
         releaseId: recorded.releaseId,
-        ...(await storeStatuses(context.em, recorded, context.app.distributor)),
+        ...(await storeStatuses(recorded, context.app.distributor)),
       };
     },
   }),

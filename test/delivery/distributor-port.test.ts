@@ -47,7 +47,7 @@ class TestDistributor implements Distributor {
     return { requested, skipped: [] };
   }
 
-  async status(_em: EntityManager, recorded: RecordedDelivery): Promise<ReleaseDeliveryStatus> {
+  async status(recorded: RecordedDelivery): Promise<ReleaseDeliveryStatus> {
     const stores = this.stores.get(recorded.releaseId) ?? [];
     const live = stores.length > 0 && stores.every((s) => s.status === 'live');
     return { aggregateStatus: live ? 'distributed' : 'pending', pending: false, stores };

@@ -61,14 +61,13 @@ describe('sandbox distributor', () => {
 
   /** The status read of a release, as GET /releases/{id}/status makes it. */
   async function statusOf(release: { id: string }) {
-    const { em, recorded } = await recordedOf(release.id);
-    return storeStatuses(em, recorded, sandbox);
+    return storeStatuses(await recordedOf(release.id), sandbox);
   }
 
   /** What the status read is given: the release's recorded delivery. */
   async function recordedOf(releaseId: string) {
     const { em, release } = await load(releaseId);
-    return { em, recorded: await readRecordedDelivery(em, release.account.id, releaseId) };
+    return readRecordedDelivery(em, release.account.id, releaseId);
   }
 
   it('walks queued → pending → delivered → distributed with exactly the spec events', async () => {
@@ -483,8 +482,8 @@ describe('sandbox distributor', () => {
       });
       expect(await eventsOf(orm(), releaseId, before)).toEqual([]);
 
-      const { em, recorded } = await recordedOf(releaseId);
-      const status = await storeStatuses(em, recorded, sandbox);
+      const recorded = await recordedOf(releaseId);
+      const status = await storeStatuses(recorded, sandbox);
       expect(status).toMatchObject({
         aggregateStatus: 'pending',
         pending: false,
@@ -497,7 +496,7 @@ describe('sandbox distributor', () => {
         'In inspection',
       ]);
       await expect(
-        createSandboxDistributor({ clock, stepSeconds: STEP }).status(em, recorded),
+        createSandboxDistributor({ clock, stepSeconds: STEP }).status(recorded),
       ).rejects.toBeInstanceOf(DistributorOfflineError);
     } finally {
       await setSandboxOffline(orm().em.fork(), false);
@@ -508,8 +507,7 @@ describe('sandbox distributor', () => {
       302: 'delivered',
       306: 'delivered',
     });
-    const after = await recordedOf(releaseId);
-    expect((await storeStatuses(after.em, after.recorded, sandbox)).fallback).toBeUndefined();
+    expect((await storeStatuses(await recordedOf(releaseId), sandbox)).fallback).toBeUndefined();
   });
 
   it('two concurrent steps never move a store twice (SKIP LOCKED)', async () => {

@@ -73,5 +73,5 @@ export interface Distributor {
    * Live statuses of a release, given what the rows record of it (read in one statement by the caller);
    * throws DistributorOfflineError when the distributor cannot be reached.
    */
-  status(em: EntityManager, recorded: RecordedDelivery): Promise<ReleaseDeliveryStatus>;
+  status(recorded: RecordedDelivery): Promise<ReleaseDeliveryStatus>;
 }

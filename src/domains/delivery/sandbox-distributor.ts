@@ -42,6 +42,6 @@ export function createSandboxDistributor(options: SandboxOptions): Distributor {
     addStores: (em, release, storeIds) =>
       addStores(em, release, storeIds, clock, options.stepSeconds, ugcPoliciesOf(release)),
     takedown: (em, release, storeIds) => requestTakedown(em, release, storeIds, clock, options.stepSeconds),
-    status: async (_em, recorded) => sandboxStatus(recorded),
+    status: async (recorded) => sandboxStatus(recorded),
   };
 }

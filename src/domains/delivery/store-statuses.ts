@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Distributor, DistributorOfflineError, type ReleaseDeliveryStatus } from './distributor.ts';
 import { type RecordedDelivery, recordedStatuses } from './recorded-delivery.ts';
 
@@ -13,12 +12,11 @@ export function sandboxStatus(recorded: RecordedDelivery): ReleaseDeliveryStatus
  * cannot be reached, the last known statuses with `fallback: true` and the reason.
  */
 export async function storeStatuses(
-  em: EntityManager,
   recorded: RecordedDelivery,
   distributor: Pick<Distributor, 'status'>,
 ): Promise<ReleaseDeliveryStatus> {
   try {
-    return await distributor.status(em, recorded);
+    return await distributor.status(recorded);
   } catch (error) {
     if (!(error instanceof DistributorOfflineError)) throw error;
     return { ...recordedStatuses(recorded), fallback: true, fallbackReason: error.reason };
