@@ -91,3 +91,20 @@ describe('verified tokens are cached, and a revocation reaches every process', (
     60_000,
   );
 });
+
+describe('the verified-token cache itself', () => {
+  it('keeps its token-id index no larger than the cache', async () => {
+    const { VerifiedTokens } = await import('../../src/domains/accounts/verified-tokens.ts');
+    const cache = new VerifiedTokens(async () => {});
+    const index = (cache as unknown as { hashes: Map<string, string> }).hashes;
+    const entries = (cache as unknown as { entries: { set(k: string, v: unknown): void; clear(): void } })
+      .entries;
+    const principal = (tokenId: string) => ({ accountId: 'a', scopes: new Set(), tokenId, tokenKind: 'pat' });
+    for (const id of ['t1', 't2']) {
+      index.set(id, `h-${id}`);
+      entries.set(`h-${id}`, { principal: principal(id), expiresAt: null });
+    }
+    entries.clear();
+    expect(index.size).toBe(0);
+  });
+});

@@ -23,9 +23,15 @@ interface Entry {
  * checked on every hit; anything else a token could lose is bounded by the TTL.
  */
 export class VerifiedTokens {
-  private readonly entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: VERIFIED_TOKEN_TTL_MS });
-  /** token id → hash, to drop a revoked token's entry. */
+  /** token id → hash, to drop a revoked token's entry; an entry leaving the cache leaves this too. */
   private readonly hashes = new Map<string, string>();
+  private readonly entries = new LRUCache<string, Entry>({
+    max: MAX_ENTRIES,
+    ttl: VERIFIED_TOKEN_TTL_MS,
+    dispose: (entry, hash) => {
+      if (this.hashes.get(entry.principal.tokenId) === hash) this.hashes.delete(entry.principal.tokenId);
+    },
+  });
 
   private readonly announce: (tokenId: string) => Promise<void>;
 
