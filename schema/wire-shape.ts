@@ -69,36 +69,44 @@ function readValue(field: WireField, value: unknown): unknown {
   return field.nullableItems ? items : items.filter((item) => item !== null);
 }
 
-/** A typed input value as the spec's body: wire names, nested bodies converted, null kept (it means something). */
-export function toWire(shape: WireShape, input: Body): Body {
-  const body: Body = {};
+const nestedShape = (field: WireField): WireShape | null =>
+  typeof field.type === 'object' && !('enum' in field.type) ? field.type : null;
+
+/**
+ * One walk for both directions: renames each present field (`from` name → `to` name), recursing into
+ * nested bodies; `leaf` converts a value that is not a nested body. Null is kept: it means something.
+ */
+function mapBody(
+  shape: WireShape,
+  source: Body,
+  direction: 'toWire' | 'fromWire',
+  leaf: (field: WireField, value: unknown) => unknown,
+): Body {
+  const target: Body = {};
   for (const [name, field] of Object.entries(shape.fields())) {
-    if (!(name in input) || input[name] === undefined) continue;
-    const value = input[name];
-    const nested = typeof field.type === 'object' && !('enum' in field.type) ? field.type : null;
-    if (nested === null || value === null) body[field.wire] = value;
-    else if (Array.isArray(value))
-      body[field.wire] = value.map((item) => (isBody(item) ? toWire(nested, item) : item));
-    else body[field.wire] = toWire(nested, value as Body);
+    const [from, to] = direction === 'toWire' ? [name, field.wire] : [field.wire, name];
+    const value = source[from];
+    if (value === undefined) continue;
+    const nested = nestedShape(field);
+    const one = (item: unknown) =>
+      nested && isBody(item) ? mapBody(nested, item, direction, leaf) : nested ? item : leaf(field, item);
+    target[to] = value === null ? null : Array.isArray(value) && nested ? value.map(one) : one(value);
   }
-  return body;
+  return target;
+}
+
+/** A typed input value as the spec's body: wire names, nested bodies converted. */
+export function toWire(shape: WireShape, input: Body): Body {
+  return mapBody(shape, input, 'toWire', (_field, value) => value);
 }
 
 /** A body in the spec's wire names as the typed input (the inverse of toWire; unknown names are dropped). */
 export function fromWire(shape: WireShape, body: Body): Body {
-  const input: Body = {};
-  for (const [name, field] of Object.entries(shape.fields())) {
-    if (!(field.wire in body) || body[field.wire] === undefined) continue;
-    const value = body[field.wire];
-    const nested = typeof field.type === 'object' && !('enum' in field.type) ? field.type : null;
-    if (typeof field.type === 'object' && 'enum' in field.type)
-      input[name] = typeof value === 'string' ? enumName(value) : value;
-    else if (nested === null || value === null) input[name] = value;
-    else if (Array.isArray(value))
-      input[name] = value.map((item) => (isBody(item) ? fromWire(nested, item) : item));
-    else input[name] = fromWire(nested, value as Body);
-  }
-  return input;
+  return mapBody(shape, body, 'fromWire', (field, value) =>
+    typeof field.type === 'object' && 'enum' in field.type && typeof value === 'string'
+      ? enumName(value)
+      : value,
+  );
 }
 
 function graphqlType(field: WireField, side: 'input' | 'output') {

@@ -28,11 +28,6 @@ const MediaWarningRef = builder.objectRef<MediaWarning>('MediaWarning').implemen
   fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
 });
 
-const num = (file: StoredFile, key: string) => {
-  const value = file.media[key];
-  return typeof value === 'number' ? value : null;
-};
-
 type Facts = Record<string, unknown>;
 const factNumber = (facts: Facts, key: string) =>
   typeof facts[key] === 'number' ? (facts[key] as number) : null;
@@ -103,15 +98,18 @@ export const FileRef = builder.objectRef<StoredFile>('File').implement({
     sourceSize: t.exposeFloat('sourceSize'),
     sourceContentType: t.exposeString('sourceContentType', { nullable: true }),
     origin: t.expose('origin', { type: FileOriginEnum }),
-    width: t.int({ nullable: true, resolve: (file) => num(file, 'width') }),
-    height: t.int({ nullable: true, resolve: (file) => num(file, 'height') }),
-    durationSeconds: t.float({ nullable: true, resolve: (file) => num(file, 'durationSeconds') }),
-    sampleRate: t.int({ nullable: true, resolve: (file) => num(file, 'sampleRate') }),
-    bitDepth: t.int({ nullable: true, resolve: (file) => num(file, 'bitDepth') }),
-    channels: t.int({ nullable: true, resolve: (file) => num(file, 'channels') }),
+    width: t.int({ nullable: true, resolve: (file) => factNumber(file.media, 'width') }),
+    height: t.int({ nullable: true, resolve: (file) => factNumber(file.media, 'height') }),
+    durationSeconds: t.float({
+      nullable: true,
+      resolve: (file) => factNumber(file.media, 'durationSeconds'),
+    }),
+    sampleRate: t.int({ nullable: true, resolve: (file) => factNumber(file.media, 'sampleRate') }),
+    bitDepth: t.int({ nullable: true, resolve: (file) => factNumber(file.media, 'bitDepth') }),
+    channels: t.int({ nullable: true, resolve: (file) => factNumber(file.media, 'channels') }),
     codec: t.string({
       nullable: true,
-      resolve: (file) => (typeof file.media.codec === 'string' ? file.media.codec : null),
+      resolve: (file) => factString(file.media, 'codec'),
     }),
     media: t.field({
       type: MediaFactsRef,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalidRequest, notFound } from '../../platform/errors.ts';
-import { isUuid } from '../../platform/ids.ts';
+import { assertReleaseId, releaseNotFound, releaseNotOwned } from '../releases/find-release.ts';
 import type { AggregateStatus } from '../releases/release.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { ReleaseDeliveryStatus, StoreStatus } from './distributor.ts';
@@ -50,19 +49,11 @@ export async function readRecordedDelivery(
   releaseId: string,
   field = 'release_id',
 ): Promise<RecordedDelivery> {
-  if (!isUuid(releaseId)) {
-    throw invalidRequest(
-      `${releaseId} is not a valid release id (a UUID).`,
-      [{ path: field, message: 'not a uuid' }],
-      'invalid_release_id',
-    );
-  }
+  assertReleaseId(releaseId, field);
   const id = releaseId.toLowerCase();
   const [row] = await em.getConnection().execute<Row[]>(READ, [GLOBAL_CONTROL_ID, id]);
-  if (!row) throw notFound(`No release with id ${releaseId} exists.`, 'release_not_found');
-  if (row.account_id !== accountId) {
-    throw notFound(`Release ${releaseId} does not belong to this account.`, 'release_not_owned');
-  }
+  if (!row) throw releaseNotFound(releaseId);
+  if (row.account_id !== accountId) throw releaseNotOwned(releaseId);
   return {
     releaseId: id,
     accountId,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
-import { notFound } from '../../platform/errors.ts';
+import { releaseNotOwned } from '../releases/find-release.ts';
 import { type RecordedDelivery, readRecordedDelivery } from './recorded-delivery.ts';
 
 /** The safety net: however invalidation fares, a cached status is at most this old. */
@@ -37,9 +37,7 @@ export class ReleaseStatusCache {
   ): Promise<RecordedDelivery> {
     const cached = this.entries.get(releaseId.toLowerCase());
     if (cached) {
-      if (cached.accountId !== accountId) {
-        throw notFound(`Release ${releaseId} does not belong to this account.`, 'release_not_owned');
-      }
+      if (cached.accountId !== accountId) throw releaseNotOwned(releaseId);
       return cached;
     }
     const before = this.generation;
