@@ -3,6 +3,7 @@ import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { RELEASE_STATUS_CACHE, ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
+import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
@@ -127,7 +128,8 @@ export async function buildAppServices(
 function clearOnCommit(orm: Orm, cache: ReleaseStatusCache, pubsub: PubSub, logger: Logger): void {
   let announcing = false;
   orm.em.getEventManager().registerSubscriber({
-    afterTransactionCommit: () => {
+    afterTransactionCommit: ({ transaction }) => {
+      if (isCacheNeutral(transaction)) return;
       cache.clear();
       if (announcing) return;
       announcing = true;

@@ -3,6 +3,8 @@ import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
 import { setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
+import { deliverDue } from '../../src/domains/webhooks/deliver.ts';
+import { dispatchEvents } from '../../src/domains/webhooks/dispatch.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
@@ -76,5 +78,44 @@ describe('the cached release status', () => {
     const foreign = await request(app().url, 'GET', path, { token: other.token });
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('release_not_owned');
+  });
+
+  it('webhook bookkeeping commits keep the cache; every other commit clears it', async () => {
+    const account = await accountWithToken(app().em(), { credits: 10 });
+    const assets = await uploadAssets(app().url, account);
+    const submitted = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: validSubmission(assets, 1),
+    });
+    const cache = app().services.releaseStatuses;
+    await request(app().url, 'GET', `/v1/releases/${submitted.body.releaseId}/status`, {
+      token: account.token,
+    });
+    expect(cache.size).toBeGreaterThan(0);
+
+    // The dispatcher polls several times a second; an empty round commits a claim transaction.
+    const outbound = app().services.webhookOutbound;
+    await deliverDue(app().em(), {
+      outbound,
+      secretKey: new Uint8Array(32),
+      now: new Date(),
+      timeoutSeconds: 1,
+    });
+    const event = {
+      cursor: 0,
+      id: 0,
+      accountId: account.accountId,
+      releaseId: submitted.body.releaseId as string,
+      type: 'release.status_changed',
+      payload: {},
+      createdAt: new Date().toISOString(),
+    };
+    await dispatchEvents(app().em(), [event], new Date());
+    expect(cache.size).toBeGreaterThan(0);
+
+    await app()
+      .em()
+      .transactional((tem) => tem.execute('select 1'));
+    expect(cache.size).toBe(0);
   });
 });

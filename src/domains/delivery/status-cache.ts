@@ -23,6 +23,11 @@ export class ReleaseStatusCache {
   });
   private generation = 0;
 
+  /** How many releases are held now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   clear(): void {
     this.generation++;
     this.entries.clear();

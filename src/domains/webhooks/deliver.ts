@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { markCacheNeutral } from '../../platform/db/cache-neutral.ts';
 import { isAppError } from '../../platform/errors.ts';
 import type { OutboundClient } from '../../platform/http/index.ts';
 import { open } from '../../platform/secret-box.ts';
@@ -57,6 +58,7 @@ const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + se
 export async function deliverDue(em: EntityManager, deps: DeliverDeps, limit = 10): Promise<DeliverResult> {
   const { now } = deps;
   const claimed = await em.transactional(async (tem) => {
+    markCacheNeutral(tem);
     const due = await tem.execute<{ id: string; active: boolean }[]>(
       `select d.id, e.active from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
         where d.status = 'pending' and d.next_attempt_at <= ?
@@ -108,6 +110,7 @@ async function recordSuccesses(
 ): Promise<number> {
   if (done.length === 0) return 0;
   return em.transactional(async (tem) => {
+    markCacheNeutral(tem);
     const values = done.map(() => '(?::uuid, ?::int, ?::int, ?::int)').join(', ');
     const params = done.flatMap(({ row, outcome }) => [
       row.id,
@@ -176,6 +179,7 @@ async function post(row: Claimed, deps: DeliverDeps): Promise<Outcome> {
 /** Records one attempt; returns the delivery's new status (null when the row is gone or not ours). */
 async function record(em: EntityManager, row: Claimed, outcome: Outcome, now: Date): Promise<string | null> {
   return em.transactional(async (tem) => {
+    markCacheNeutral(tem);
     const [current] = await tem.execute<{ status: string; attempts: number }[]>(
       'select status, attempts from webhook_deliveries where id = ? for update',
       [row.id],

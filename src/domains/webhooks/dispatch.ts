@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { markCacheNeutral } from '../../platform/db/cache-neutral.ts';
 import { type OutboxRow, type PublishedEvent, toPublishedEvent } from '../../platform/events/pubsub.ts';
 import { payloadHash } from './payload-hash.ts';
 import { DISPATCH_CURSOR_ID } from './webhook-dispatch-cursor.entity.ts';
@@ -43,6 +44,7 @@ export async function dispatchEvents(
   const total: DispatchResult = { queued: 0, suppressed: 0 };
   if (events.length === 0) return total;
   return em.transactional(async (tem) => {
+    markCacheNeutral(tem);
     for (const event of events) {
       const result = await fanOut(tem, event, now);
       total.queued += result.queued;
