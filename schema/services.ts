@@ -1,7 +1,9 @@
+import type { Profile } from '../src/domains/accounts/read-profile.ts';
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
-import { RELEASE_STATUS_CACHE, ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
@@ -43,12 +45,17 @@ export interface AppServices {
   health: HealthMonitor;
   /** Recorded deliveries of releases, for status polling (cleared on every commit; docs/performance.md). */
   releaseStatuses: ReleaseStatusCache;
+  /** Profiles as `me` answers them, by account id (cleared on every commit; docs/performance.md). */
+  profiles: CommitClearedCache<Profile>;
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;
   webhookOutbound: OutboundClient;
   startedAt: Date;
   version: string;
 }
+
+/** The safety net of the profile cache: a cached profile is at most this old. */
+const PROFILE_CACHE_TTL_MS = 5_000;
 
 /** The adapter DISTRIBUTOR names; `sandbox` is the only one this build ships. */
 function distributorFor(config: AppConfig): Distributor {
@@ -79,11 +86,13 @@ export async function buildAppServices(
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
   const releaseStatuses = new ReleaseStatusCache();
+  const profiles = new CommitClearedCache<Profile>('profile', { max: 20_000, ttlMs: PROFILE_CACHE_TTL_MS });
+  const clearedOnCommit = [releaseStatuses, profiles];
   pubsub.onInvalidation(({ cache, key }) => {
     if (cache === VERIFIED_TOKENS_CACHE) verifiedTokens.drop(key);
-    if (cache === RELEASE_STATUS_CACHE) releaseStatuses.clear();
+    if (cache === COMMIT_INVALIDATION) for (const each of clearedOnCommit) each.clear();
   });
-  clearOnCommit(orm, releaseStatuses, pubsub, logger);
+  clearOnCommit(orm, clearedOnCommit, pubsub, logger);
   return {
     config,
     orm,
@@ -109,6 +118,7 @@ export async function buildAppServices(
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,
     releaseStatuses,
+    profiles,
     health: new HealthMonitor(() => orm.em.fork().execute('select 1')),
     webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
     webhookOutbound: createOutboundClient({
@@ -122,22 +132,23 @@ export async function buildAppServices(
 }
 
 /**
- * Every transaction this process commits clears the status cache here and, announced once per tick, in
+ * Every transaction this process commits clears the read caches here and, announced once per tick, in
  * every other process: coarse, but no write path (entity, raw SQL inside a transaction) can be missed.
+ * Webhook bookkeeping, marked cache-neutral, is the one exception.
  */
-function clearOnCommit(orm: Orm, cache: ReleaseStatusCache, pubsub: PubSub, logger: Logger): void {
+function clearOnCommit(orm: Orm, caches: { clear(): void }[], pubsub: PubSub, logger: Logger): void {
   let announcing = false;
   orm.em.getEventManager().registerSubscriber({
     afterTransactionCommit: ({ transaction }) => {
       if (isCacheNeutral(transaction)) return;
-      cache.clear();
+      for (const cache of caches) cache.clear();
       if (announcing) return;
       announcing = true;
       setImmediate(() => {
         announcing = false;
         pubsub
-          .invalidate({ cache: RELEASE_STATUS_CACHE, key: '*' })
-          .catch((err: Error) => logger.warn({ err }, 'status cache invalidation'));
+          .invalidate({ cache: COMMIT_INVALIDATION, key: '*' })
+          .catch((err: Error) => logger.warn({ err }, 'read cache invalidation'));
       });
     },
   });

@@ -32,6 +32,9 @@ builder.queryField('me', (t) =>
     type: ProfileRef,
     authScopes: MCP,
     description: 'The profile of the account that owns the token.',
-    resolve: (_root, _args, context) => readProfile(context.em, requirePrincipal(context).accountId),
+    resolve: (_root, _args, context) => {
+      const { accountId } = requirePrincipal(context);
+      return context.app.profiles.read(accountId, () => readProfile(context.em, accountId));
+    },
   }),
 );

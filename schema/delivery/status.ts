@@ -89,7 +89,7 @@ builder.queryField('releaseStatus', (t) =>
     description: 'Per-store delivery status and the aggregate status of one of your releases.',
     args: { releaseId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
-      const recorded = await context.app.releaseStatuses.read(
+      const recorded = await context.app.releaseStatuses.readOwned(
         () => context.em,
         requirePrincipal(context).accountId,
         args.releaseId,

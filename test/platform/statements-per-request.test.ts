@@ -39,7 +39,7 @@ async function statements(path: string, token: string | null = account.token): P
 describe('SQL statements per request on the hot reads', () => {
   it.each([
     ['GET /v1/status', '/v1/status', null, 0],
-    ['GET /v1/me', '/v1/me', 'token', 1],
+    ['GET /v1/me, polled', '/v1/me', 'token', 0],
     ['GET /v1/releases/{id}/status, polled', '/v1/releases/:id/status', 'token', 0],
     ['GET /v1/releases/{id}', '/v1/releases/:id', 'token', 1],
     ['GET /v1/releases', '/v1/releases', 'token', 1],
@@ -52,5 +52,10 @@ describe('SQL statements per request on the hot reads', () => {
   it('GET /v1/releases/{id}/status after a commit (nothing cached) runs one statement', async () => {
     app().services.releaseStatuses.clear();
     expect(await statements(`/v1/releases/${releaseId}/status`)).toBe(1);
+  });
+
+  it('GET /v1/me after a commit (nothing cached) runs one statement', async () => {
+    app().services.profiles.clear();
+    expect(await statements('/v1/me')).toBe(1);
   });
 });

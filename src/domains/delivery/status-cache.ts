@@ -1,54 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LRUCache } from 'lru-cache';
+import { CommitClearedCache } from '../../platform/cache/commit-cleared-cache.ts';
 import { releaseNotOwned } from '../releases/find-release.ts';
 import { type RecordedDelivery, readRecordedDelivery } from './recorded-delivery.ts';
 
 /** The safety net: however invalidation fares, a cached status is at most this old. */
 export const STATUS_CACHE_TTL_MS = 5_000;
-export const RELEASE_STATUS_CACHE = 'release-status';
-const MAX_ENTRIES = 20_000;
 
 /**
- * What the rows record of each release's delivery (the status read's input), for agents and dashboards
- * that poll. Invalidation is deliberately coarse: every transaction committed in this process clears
- * the whole cache at once, and is announced to the other processes (pub/sub or PostgreSQL NOTIFY), which
- * clear theirs; a read that raced a commit is not stored (generation check). So a read after a delivery
- * step, a submission or a takedown in this process never sees the old state, and in another process
- * within one hop.
+ * What the rows record of each release's delivery (the status read's input), by release id, for agents
+ * and dashboards that poll; cleared on every commit (CommitClearedCache). The owner check runs on every
+ * hit: another account's release answers `release_not_owned`, as uncached.
  */
-export class ReleaseStatusCache {
-  private readonly entries = new LRUCache<string, RecordedDelivery>({
-    max: MAX_ENTRIES,
-    ttl: STATUS_CACHE_TTL_MS,
-  });
-  private generation = 0;
-
-  /** How many releases are held now. */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  clear(): void {
-    this.generation++;
-    this.entries.clear();
+export class ReleaseStatusCache extends CommitClearedCache<RecordedDelivery> {
+  constructor() {
+    super('release-status', { max: 20_000, ttlMs: STATUS_CACHE_TTL_MS });
   }
 
   /** The caller's release's recorded delivery, from the cache or one statement (see readRecordedDelivery). */
-  async read(
+  async readOwned(
     em: () => EntityManager,
     accountId: string,
     releaseId: string,
     field: string,
   ): Promise<RecordedDelivery> {
-    const cached = this.entries.get(releaseId.toLowerCase());
-    if (cached) {
-      if (cached.accountId !== accountId) throw releaseNotOwned(releaseId);
-      return cached;
-    }
-    const before = this.generation;
-    const recorded = await readRecordedDelivery(em(), accountId, releaseId, field);
-    // A commit landed while we read: what we read may predate it, so it is answered but not kept.
-    if (this.generation === before) this.entries.set(recorded.releaseId, recorded);
+    const recorded = await this.read(releaseId.toLowerCase(), () =>
+      readRecordedDelivery(em(), accountId, releaseId, field),
+    );
+    if (recorded.accountId !== accountId) throw releaseNotOwned(releaseId);
     return recorded;
   }
 }
