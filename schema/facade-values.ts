@@ -65,7 +65,20 @@ export function enumTranslation(
       [Kind.FRAGMENT_DEFINITION]: () => false,
     }),
   );
-  return { variables, output };
+  return { variables, output: withoutEnumlessBranches(output) };
+}
+
+/** Drops the branches that hold no enum, so that translating an answer walks only where enums sit. */
+function withoutEnumlessBranches(tree: OutputTree): OutputTree {
+  const pruned: OutputTree = new Map();
+  for (const [key, node] of tree) {
+    if (isEnumType(node)) pruned.set(key, node);
+    else {
+      const child = withoutEnumlessBranches(node);
+      if (child.size > 0) pruned.set(key, child);
+    }
+  }
+  return pruned;
 }
 
 function enumNameOf(type: GraphQLEnumType, value: unknown): unknown {

@@ -60,6 +60,29 @@ export async function measureInProcess(
   return { name, requestsPerSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
 }
 
+/**
+ * In-process calls compared with each other: each is warmed up, then they take turns in short rounds
+ * (A B C A B C …) so that GC pauses, JIT tiers and a neighbour's load fall on all of them alike; each
+ * row reports its median round.
+ */
+export async function measureInterleaved(
+  calls: Record<string, () => Promise<unknown>>,
+  seconds: number,
+  rounds = 7,
+): Promise<Measurement[]> {
+  const entries = Object.entries(calls);
+  for (const [name, call] of entries) await measureInProcess(name, call, 0.5, 1);
+  const runs = new Map<string, Measurement[]>(entries.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, call] of entries)
+      runs.get(name)!.push(await measureInProcess(name, call, seconds / rounds, 1));
+  }
+  return entries.map(([name]) => {
+    const sorted = runs.get(name)!.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  });
+}
+
 export function printTable(rows: Measurement[]): void {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
   const lines = rows.map((r) => [

@@ -57,7 +57,8 @@ function unreadableBody(req: Request) {
   );
 }
 
-function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
+/** The operation's variables, read from the request where the route says each one comes from. */
+export function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
   const takesBody = Object.values(route.variables ?? {}).some((source) => source.from === 'body');
   const body: unknown = req.body;
   if (takesBody && body === undefined && carriesBody(req)) throw unreadableBody(req);

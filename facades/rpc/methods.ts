@@ -2,6 +2,7 @@ import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCServer }
 import type { z } from 'zod';
 import { authenticate } from '../../schema/context.ts';
 import type { AppServices } from '../../schema/services.ts';
+import { toolCallResult } from './answer-json.ts';
 import {
   invalidParams,
   JSONRPC_INVALID_PARAMS,
@@ -106,11 +107,7 @@ async function callTool(surface: AgentSurface, params: unknown, call: CallParams
     requestId: call.requestId,
   });
   if ('error' in outcome) throw toException(rpcErrorFrom(outcome.error.message, outcome.error.extensions));
-  return {
-    content: [{ type: 'text', text: JSON.stringify(outcome.value) }],
-    // MCP wants an object here; arrays and scalars travel in the text only.
-    ...(isObject(outcome.value) ? { structuredContent: outcome.value } : {}),
-  };
+  return toolCallResult(outcome.value);
 }
 
 async function readResource(surface: AgentSurface, params: unknown, call: CallParams) {

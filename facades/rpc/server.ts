@@ -8,6 +8,7 @@ import {
 import { authenticate, bearerToken } from '../../schema/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { transportError } from '../transport-errors.ts';
+import { stringifyAnswer } from './answer-json.ts';
 import { allowedWithoutHeader, sendChallenge } from './auth.ts';
 import {
   JSONRPC_INVALID_REQUEST,
@@ -123,7 +124,9 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
         res.status(202).end();
         return;
       }
-      res.json(isBatch ? responses : responses[0]);
+      res
+        .type('application/json')
+        .send(stringifyAnswer(isBatch ? responses : (responses[0] as JSONRPCResponse)));
     } catch (error) {
       app.logger.error({ err: error, requestId }, 'unexpected error in agent request');
       if (res.headersSent) return;
