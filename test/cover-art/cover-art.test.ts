@@ -4,6 +4,7 @@ import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { graphql, request } from '../support/http.ts';
 import { imageBytes } from '../support/media.ts';
+import { uploadAssets, validSubmission } from '../support/releases.ts';
 import { callTool, coverArt, meanDifference, storedImage } from './support.ts';
 
 describe('cover art from a prompt (procedural, the default)', () => {
@@ -117,6 +118,20 @@ describe('cover art from a prompt (procedural, the default)', () => {
     const other = await accountWithToken(app().em());
     const foreign = await callTool(app(), other.token, { prompt: 'not yours', releaseId });
     expect(foreign.error).toMatchObject({ code: 404, data: { code: 'release_not_owned' } });
+
+    const submitter = await accountWithToken(app().em(), { credits: 5 });
+    const submitted = await request(app().url, 'POST', '/v1/releases', {
+      token: submitter.token,
+      body: validSubmission(await uploadAssets(app().url, submitter), 1),
+    });
+    expect(submitted.status).toBe(201);
+    const late = await callTool(app(), submitter.token, {
+      prompt: 'too late',
+      releaseId: submitted.body.releaseId,
+    });
+    expect(late.error).toMatchObject({ code: 409, data: { code: 'release_already_submitted' } });
+    const next = await coverArt(app(), submitter.token, { prompt: 'still counted from five' });
+    expect(next.body.rateLimit.remaining).toBe(4);
   });
 
   it('refuses bad input with 400 and foreign or wrong-store base files with 403, before taking the allowance', async () => {

@@ -67,7 +67,8 @@ async function ownedCoverBytes(
   return buffer(await deps.storage.get(file.storageKey));
 }
 
-async function squareBase(bytes: Buffer, field: string): Promise<Buffer> {
+/** Any raster image as the generators take a base: a 1024×1024 sRGB PNG; undecodable → 400 on `field`. */
+export async function squareBase(bytes: Buffer, field: string): Promise<Buffer> {
   try {
     return await sharp(bytes, { limitInputPixels: DEFAULT_MAX_COVER_INPUT_PIXELS })
       .autoOrient()

@@ -4,6 +4,7 @@ import { AppError, conflict, invalidRequest, unavailable } from '../../platform/
 import type { RateLimits } from '../../platform/rate-limit/index.ts';
 import { fileUrlFor } from '../../platform/storage/index.ts';
 import { findOwnedRelease } from '../releases/find-release.ts';
+import { Release } from '../releases/release.entity.ts';
 import { saveDraft } from '../releases/save-draft.ts';
 import type { UploadDeps } from '../uploads/deps.ts';
 import { ingestFile } from '../uploads/ingest.ts';
@@ -85,17 +86,7 @@ export async function generateCoverArt(
     throw unavailable('Cover art generation is not configured on this environment.', 'cover_art_disabled');
   }
   const prompt = checkedPrompt(input.prompt, fields.prompt);
-  if (input.releaseId) {
-    const release = await findOwnedRelease(deps.em, input.accountId, input.releaseId, {
-      field: fields.releaseId,
-    });
-    if (release.status !== 'draft') {
-      throw conflict(
-        'This release has been submitted; its draft cover can no longer change.',
-        'release_already_submitted',
-      );
-    }
-  }
+  await assertDraftOpen(deps, input, fields);
   const base = await prepareBaseImage(
     deps,
     input.accountId,
@@ -131,6 +122,21 @@ export async function generateCoverArt(
       : null,
     file,
   };
+}
+
+/** The draft that is to take the cover must still be one, checked before anything is generated. */
+async function assertDraftOpen(deps: CoverArtDeps, input: CoverArtInput, fields: CoverArtFieldNames) {
+  const release = input.releaseId
+    ? await findOwnedRelease(deps.em, input.accountId, input.releaseId, { field: fields.releaseId })
+    : input.conversationId
+      ? await deps.em.findOne(Release, { account: input.accountId, conversationId: input.conversationId })
+      : null;
+  if (release && release.status !== 'draft') {
+    throw conflict(
+      'This release has been submitted; its draft cover can no longer change.',
+      'release_already_submitted',
+    );
+  }
 }
 
 function checkedPrompt(prompt: string, field: string): string {
