@@ -1,4 +1,4 @@
-import { ApiError, type GenerateContentResponse, GoogleGenAI, type Part } from '@google/genai';
+import type { GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { AppError } from '../../platform/errors.ts';
 import {
   ASPECT_RATIO,
@@ -18,28 +18,42 @@ export interface GeminiSettings {
 
 const RETRY = 'retry with the same prompt';
 
+type Sdk = typeof import('@google/genai');
+
+/** The SDK loads on the first image request (its import costs 130-280 ms that most processes never need). */
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = () => {
+  sdk ??= import('@google/genai');
+  return sdk;
+};
+
 /**
  * A Gemini image model through @google/genai (`generateContent`, image output, 1:1 at 1K). An edit sends
  * the base image as inline data after the prompt. No retries here: a failure answers 502 at once, and the
  * caller retries with the same prompt (a retry inside would hold the request for minutes).
  */
 export function createGeminiGenerator(settings: GeminiSettings): ImageGenerator {
-  const client = new GoogleGenAI({
-    apiKey: settings.apiKey,
-    httpOptions: {
-      timeout: settings.timeoutSeconds * 1000,
-      ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    },
-  });
+  let client: GoogleGenAI | undefined;
+  const clientOf = ({ GoogleGenAI }: Sdk) => {
+    client ??= new GoogleGenAI({
+      apiKey: settings.apiKey,
+      httpOptions: {
+        timeout: settings.timeoutSeconds * 1000,
+        ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+      },
+    });
+    return client;
+  };
   return {
     model: settings.model,
     generate: async (request: ImageRequest): Promise<GeneratedImage> => {
       const parts: Part[] = [{ text: request.prompt }];
       if (request.base)
         parts.push({ inlineData: { mimeType: 'image/png', data: request.base.toString('base64') } });
+      const loaded = await loadSdk();
       let response: GenerateContentResponse;
       try {
-        response = await client.models.generateContent({
+        response = await clientOf(loaded).models.generateContent({
           model: settings.model,
           contents: [{ role: 'user', parts }],
           config: {
@@ -48,7 +62,7 @@ export function createGeminiGenerator(settings: GeminiSettings): ImageGenerator 
           },
         });
       } catch (error) {
-        throw upstreamFailure(error);
+        throw upstreamFailure(error, loaded);
       }
       return imageFrom(response, settings.model);
     },
@@ -76,7 +90,7 @@ function imageFrom(response: GenerateContentResponse, model: string): GeneratedI
   };
 }
 
-function upstreamFailure(error: unknown): AppError {
+function upstreamFailure(error: unknown, { ApiError }: Sdk): AppError {
   if (error instanceof ApiError) {
     return new AppError(
       'upstream_error',
