@@ -45,7 +45,6 @@ export function createGeminiGenerator(settings: GeminiSettings): ImageGenerator 
     return client;
   };
   return {
-    model: settings.model,
     generate: async (request: ImageRequest): Promise<GeneratedImage> => {
       const parts: Part[] = [{ text: request.prompt }];
       if (request.base)

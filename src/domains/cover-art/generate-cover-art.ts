@@ -108,7 +108,7 @@ export async function generateCoverArt(
   return {
     fileUrl,
     bucket: 'cover-art',
-    key: file.storageKey.slice('cover-art/'.length),
+    key: `${input.accountId}/${file.name}`,
     fileName: file.name,
     prompt,
     model: image.model,

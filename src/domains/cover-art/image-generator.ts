@@ -20,8 +20,6 @@ export interface GeneratedImage {
 }
 
 export interface ImageGenerator {
-  /** The model this adapter runs, before any call (e.g. for the result when nothing else says). */
-  readonly model: string;
   generate(request: ImageRequest): Promise<GeneratedImage>;
 }
 

@@ -20,7 +20,7 @@ const VIVID = ['vivid', 'neon', 'saturated', 'bold', 'electric', 'psychedelic'];
  * Deterministic: the same prompt (and base) gives the same pixels.
  */
 export function createProceduralGenerator(): ImageGenerator {
-  return { model: PROCEDURAL_MODEL, generate: (request) => renderProcedural(request) };
+  return { generate: (request) => renderProcedural(request) };
 }
 
 export async function renderProcedural(request: ImageRequest): Promise<GeneratedImage> {
