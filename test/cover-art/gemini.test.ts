@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGeminiGenerator } from '../../src/domains/cover-art/gemini-generator.ts';
+import { freePort } from '../../src/platform/free-port.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { callTool, coverArt, meanDifference, storedImage } from './support.ts';
@@ -177,6 +179,21 @@ describe('cover art through a Gemini image model (loopback server)', () => {
     } finally {
       gemini.setMode('image');
     }
+  });
+});
+
+describe('the Gemini adapter without a server', () => {
+  it('answers 502 image_service_unreachable when nothing listens', async () => {
+    const generator = createGeminiGenerator({
+      apiKey: API_KEY,
+      model: MODEL,
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      timeoutSeconds: 5,
+    });
+    await expect(generator.generate({ prompt: 'anything', base: null })).rejects.toMatchObject({
+      type: 'upstream_error',
+      code: 'image_service_unreachable',
+    });
   });
 });
 
