@@ -36,6 +36,12 @@ export const FILE_FIELDS = /* GraphQL */ `
   sampleRate bitDepth channels codec warnings { code message } createdAt
 `;
 
+/** The spec's cover art result; `imageBase64` only when asked (the document's `$returnBase64`). */
+export const COVER_ART_FIELDS = /* GraphQL */ `
+  fileUrl bucket key fileName prompt model modelVariant imageSize aspectRatio edited rateLimit { remaining }
+  imageBase64 @include(if: $returnBase64)
+`;
+
 export const CREATED_UPLOAD_SESSION_FIELDS = /* GraphQL */ `
   session_id: sessionId upload_token: uploadToken upload_header_name: uploadHeaderName
   chunk_endpoint: chunkEndpoint complete_endpoint: completeEndpoint status_endpoint: statusEndpoint

@@ -12,6 +12,7 @@ import './catalog/metadata-rules.ts';
 import './uploads/file.ts';
 import './uploads/upload-mutations.ts';
 import './uploads/upload-sessions.ts';
+import './cover-art/cover-art.ts';
 import './releases/release.ts';
 import './releases/release-schema.ts';
 import './releases/drafts.ts';

@@ -1,5 +1,7 @@
 import type { Profile } from '../src/domains/accounts/read-profile.ts';
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
+import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
+import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
@@ -36,6 +38,8 @@ export interface AppServices {
   rateLimits: RateLimits;
   /** The Distributor port: who delivers releases to stores (DISTRIBUTOR; the sandbox by default). */
   distributor: Distributor;
+  /** The image-generation port (COVER_ART_PROVIDER; procedural by default, null when turned off). */
+  imageGenerator: ImageGenerator | null;
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
@@ -71,7 +75,9 @@ export async function buildAppServices(
   orm: Orm,
   logger: Logger,
   version: string,
-  overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor'>> = {},
+  overrides: Partial<
+    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator'>
+  > = {},
 ): Promise<AppServices> {
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
@@ -114,6 +120,8 @@ export async function buildAppServices(
         onConnectionError: connectionError('rate limits'),
       }),
     distributor: overrides.distributor ?? distributorFor(config),
+    imageGenerator:
+      overrides.imageGenerator !== undefined ? overrides.imageGenerator : imageGeneratorFor(config),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,

@@ -13,6 +13,7 @@ const HTTP_STATUS: Record<ErrorType, number> = {
   rate_limit_error: 429,
   oauth_error: 400,
   upstream_error: 502,
+  unavailable_error: 503,
   api_error: 500,
 };
 

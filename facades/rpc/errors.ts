@@ -30,6 +30,7 @@ const HINTS: Record<ErrorType, string> = {
   rate_limit_error: 'Retry after retryAfterSeconds.',
   oauth_error: 'Restart the authorization flow.',
   upstream_error: 'A provider failed; safe to retry with backoff.',
+  unavailable_error: 'This capability is turned off on this environment; retrying will not help.',
   api_error: 'Unexpected error: retry later and quote requestId when reporting it.',
 };
 

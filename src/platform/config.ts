@@ -40,6 +40,14 @@ const configSchema = z
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')
       .optional(),
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+    COVER_ART_PROVIDER: z.enum(['procedural', 'gemini', 'none']).default('procedural'),
+    GEMINI_API_KEY: z.string().min(1).optional(),
+    GEMINI_IMAGE_MODEL: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a model id such as gemini-3-pro-image-preview')
+      .default('gemini-3-pro-image-preview'),
+    GEMINI_BASE_URL: url(['http', 'https']).optional(),
+    GEMINI_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -50,6 +58,10 @@ const configSchema = z
   .refine((c) => c.STORAGE_DRIVER !== 's3' || c.S3_BUCKET, {
     message: 'S3_BUCKET is required when STORAGE_DRIVER=s3',
     path: ['S3_BUCKET'],
+  })
+  .refine((c) => c.COVER_ART_PROVIDER !== 'gemini' || c.GEMINI_API_KEY, {
+    message: 'GEMINI_API_KEY is required when COVER_ART_PROVIDER=gemini',
+    path: ['GEMINI_API_KEY'],
   });
 
 type RawConfig = z.infer<typeof configSchema>;

@@ -13,6 +13,7 @@ export type ErrorType =
   | 'rate_limit_error'
   | 'oauth_error'
   | 'upstream_error'
+  | 'unavailable_error'
   | 'api_error';
 
 export interface ErrorDetail {
@@ -60,6 +61,10 @@ export const conflict = (message: string, code = 'conflict') => new AppError('co
 
 export const validationFailed = (message: string, details: ErrorDetail[]) =>
   new AppError('validation_error', 'validation_failed', message, { details });
+
+/** 503: a capability this deployment has turned off (e.g. COVER_ART_PROVIDER=none). */
+export const unavailable = (message: string, code: string) =>
+  new AppError('unavailable_error', code, message);
 
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new AppError('rate_limit_error', 'rate_limited', message, { retryAfterSeconds });

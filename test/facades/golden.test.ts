@@ -117,6 +117,9 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     body: { type: 'audio', file_name: 'long.wav', file_size: 123456, file_type: 'audio/wav' },
   });
   await call('GET /v1/uploads/:id', 'GET', `/v1/uploads/${session.session_id ?? session.sessionId}`);
+  await call('POST /v1/cover-art', 'POST', '/v1/cover-art', {
+    body: { prompt: 'a calm ocean at sunset', file_name: 'golden-cover.png' },
+  });
 
   // Drafts, quotes, submissions, reads
   const submission = validSubmission(assets, 2);
@@ -213,6 +216,7 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     upload_file: { type: 'coverArt', file_name: 'tiny.png', data_base64: 'iVBORw0KGgo=' },
     upload_file_from_url: { type: 'audio', url: 'http://127.0.0.1:9/none.wav' },
     prepare_local_file_upload: { type: 'audio', file_name: 'big.wav', file_size: 99999 },
+    generate_cover_art: { prompt: 'neon city at midnight', fileName: 'golden-tool-cover.png' },
     save_draft: { release: { title: 'Tool draft' } },
     quote_release: { release: submission.release, tracks: submission.tracks },
     submit_release: { release: { title: 'incomplete' }, tracks: [] },

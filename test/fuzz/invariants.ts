@@ -66,11 +66,12 @@ function graphQLProblem(answer: Answer): string | null {
   return null;
 }
 
-/** The documented upstream failures (a provider, not us) may answer 502/503. */
+/** The documented failures that are not ours: a provider (502), a capability turned off (503). */
 function isDocumentedUpstream(answer: Answer): boolean {
-  if (answer.status !== 502 && answer.status !== 503) return false;
+  const expected = { 502: 'upstream_error', 503: 'unavailable_error' }[answer.status];
+  if (!expected) return false;
   const body = parse(answer.text);
-  return isObject(body) && body.type === 'upstream_error';
+  return isObject(body) && body.type === expected;
 }
 
 /** What the answer breaks of the contract, or null. */

@@ -22,6 +22,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
   });
 
+  it('cover art is procedural by default; gemini needs its key', () => {
+    expect(loadConfig({}).COVER_ART_PROVIDER).toBe('procedural');
+    expect(() => loadConfig({ COVER_ART_PROVIDER: 'gemini' })).toThrow(/GEMINI_API_KEY/);
+    expect(loadConfig({ COVER_ART_PROVIDER: 'gemini', GEMINI_API_KEY: 'k' }).GEMINI_IMAGE_MODEL).toBe(
+      'gemini-3-pro-image-preview',
+    );
+    expect(() => loadConfig({ COVER_ART_PROVIDER: 'dalle' })).toThrow(/COVER_ART_PROVIDER/);
+  });
+
   it('trims a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).PUBLIC_URL).toBe('https://api.example.com');
   });

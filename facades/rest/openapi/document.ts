@@ -74,6 +74,7 @@ function routeOperation(route: RestRoute, schema: GraphQLSchema): OpenApiOperati
           bearer: route.auth === 'bearer',
           pathParams: pathParameterNames(route.path).length > 0,
           mutates: route.method !== 'GET',
+          ...(route.errors ? { extra: route.errors } : {}),
         }),
       ),
     },

@@ -1,7 +1,7 @@
 import type { ErrorType } from '../../../src/platform/errors.ts';
 import type { JsonSchema, OpenApiResponse } from './types.ts';
 
-/** Every error `type` of the spec's Errors table, in its order. */
+/** Every error `type` of the spec's Errors table, in its order, plus `unavailable_error` (503, the agent table's). */
 export const ERROR_TYPES = [
   'invalid_request_error',
   'authentication_error',
@@ -13,6 +13,7 @@ export const ERROR_TYPES = [
   'rate_limit_error',
   'oauth_error',
   'upstream_error',
+  'unavailable_error',
   'api_error',
 ] as const satisfies readonly ErrorType[];
 
@@ -32,6 +33,7 @@ export const ERROR_TYPE_NOTES: Record<ErrorType, string> = {
   rate_limit_error: 'Too many requests; honour `Retry-After` / `retryAfterSeconds`.',
   oauth_error: 'Token endpoint errors, e.g. `invalid_grant`.',
   upstream_error: 'The platform returned something unexpected; safe to retry with backoff.',
+  unavailable_error: 'The capability is turned off on this environment (e.g. image generation).',
   api_error: 'Unexpected error; quote the `requestId` when reporting it.',
 };
 
@@ -113,6 +115,16 @@ export const ERROR_RESPONSES: Record<string, { name: string; response: OpenApiRe
       'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
     }),
   },
+  '502': {
+    name: 'UpstreamError',
+    response: errorResponse(
+      '`upstream_error`: a provider failed; retry (image generation: with the same prompt).',
+    ),
+  },
+  '503': {
+    name: 'Unavailable',
+    response: errorResponse('`unavailable_error`: the capability is turned off on this environment.'),
+  },
   '500': {
     name: 'InternalError',
     response: errorResponse('`api_error`: unexpected error; the body carries a `requestId`.'),
@@ -124,6 +136,8 @@ export function errorStatusesFor(options: {
   bearer: boolean;
   pathParams: boolean;
   mutates: boolean;
+  /** Statuses beyond the usual ones, e.g. 502/503 of a route that calls a provider. */
+  extra?: readonly string[];
 }): string[] {
   return [
     '400',
@@ -132,5 +146,6 @@ export function errorStatusesFor(options: {
     ...(options.mutates ? ['409', '422'] : []),
     '429',
     '500',
+    ...(options.extra ?? []),
   ];
 }

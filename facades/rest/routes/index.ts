@@ -1,6 +1,7 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
+import { coverArtRoutes } from './cover-art.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
@@ -14,6 +15,7 @@ export const restRoutes: RestRoute[] = [
   ...catalogRoutes,
   ...accountRoutes,
   ...fileRoutes,
+  ...coverArtRoutes,
   ...releaseRoutes,
   ...deliveryRoutes,
   ...storeOperationRoutes,

@@ -1,6 +1,7 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
 import { catalogTools } from './catalog.ts';
+import { coverArtTools } from './cover-art.ts';
 import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
 import { releaseTools } from './releases.ts';
@@ -11,6 +12,7 @@ export const agentTools: ToolRow[] = [
   ...accountTools,
   ...catalogTools,
   ...fileTools,
+  ...coverArtTools,
   ...releaseTools,
   ...deliveryTools,
   ...storeOperationTools,

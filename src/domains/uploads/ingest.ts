@@ -59,7 +59,11 @@ export async function ingestFile(deps: UploadDeps, input: IngestInput): Promise<
         origin: input.origin,
         originUrl: input.originUrl ?? null,
         media: normalised.media,
-        warnings: normalised.warnings,
+        // A generated image is made at 1024² and enlarged by design: no advice to upload a larger one.
+        warnings:
+          input.origin === 'generated'
+            ? normalised.warnings.filter((warning) => warning.code !== 'cover_art_upscaled')
+            : normalised.warnings,
         createdAt: deps.now(),
       });
       await deps.em.flush();

@@ -16,8 +16,11 @@ export interface LimitRule {
 }
 
 export interface RateLimits {
-  /** Takes one point for `subject`; over the limit, throws 429 rate_limit_error with retryAfterSeconds. */
-  consume(rule: LimitRule, subject: string, message: string): Promise<void>;
+  /**
+   * Takes one point for `subject` and says how many are left in the window; over the limit, throws 429
+   * rate_limit_error with retryAfterSeconds.
+   */
+  consume(rule: LimitRule, subject: string, message: string): Promise<{ remaining: number }>;
   close(): Promise<void>;
 }
 
@@ -61,7 +64,8 @@ export function createRateLimits(options: {
   return {
     consume: async (rule, subject, message) => {
       try {
-        await limiterFor(rule).consume(subject, 1);
+        const result = await limiterFor(rule).consume(subject, 1);
+        return { remaining: Math.max(0, result.remainingPoints) };
       } catch (result) {
         if (result instanceof RateLimiterRes) {
           throw rateLimited(message, Math.max(1, Math.ceil(result.msBeforeNext / 1000)));

@@ -26,5 +26,7 @@ export function createNormaliser(baseUrl: string) {
       .replace(/(?<=upc\\?":\\?"|UPC )\d{12,13}/g, '<upc>')
       .replace(/(?<=isrc\\?":\\?"|ISRC )[A-Z]{2}[A-Z0-9]{3}\d{7}/g, '<isrc>')
       // Stored file names carry a random suffix that keeps names unique per account.
-      .replace(/(\/api\/files\/[a-z-]+\/<uuid:\d+>\/[^"\\/?]*?)-[0-9a-f]{8}(\.[a-z0-9]+)/g, '$1-<suffix>$2');
+      .replace(/(\/api\/files\/[a-z-]+\/<uuid:\d+>\/[^"\\/?]*?)-[0-9a-f]{8}(\.[a-z0-9]+)/g, '$1-<suffix>$2')
+      // The same names in a cover-art result: `fileName` and the object `key` (`<user_id>/<name>`).
+      .replace(/("(?:fileName|key)\\?":\\?"(?:<uuid:\d+>\/)?[^"\\/]*?)-[0-9a-f]{8}(\.png)/g, '$1-<suffix>$2');
 }
