@@ -223,6 +223,8 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     takedown_release: { releaseId, storeIds: ['spotify'] },
     get_ugc_policies: { releaseId },
     set_ugc_policies: { releaseId, policies: { 310: 'monitor' } },
+    get_performance_summary: { fromDate: '2026-01-01', toDate: '2026-01-03', topReleasesLimit: 3 },
+    get_release_performance: { releaseId, fromDate: '2026-01-01', toDate: '2026-01-03', includeTracks: true },
   };
   for (const tool of agentTools) {
     await rpc(`rpc tools/call ${tool.name}`, 'tools/call', {
@@ -231,6 +233,23 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     });
   }
   await rpc('rpc tools/call #unknown tool', 'tools/call', { name: 'get_profil', arguments: {} });
+
+  // Analytics (fixed past windows: nothing ingested, so every figure is zero)
+  await call(
+    'GET /v1/analytics/summary',
+    'GET',
+    '/v1/analytics/summary?from_date=2026-01-01&to_date=2026-01-03',
+  );
+  await call(
+    'GET /v1/analytics/summary #bad window',
+    'GET',
+    '/v1/analytics/summary?from_date=2026-01-03&to_date=2026-01-01',
+  );
+  await call(
+    'GET /v1/releases/:id/analytics',
+    'GET',
+    `/v1/releases/${releaseId}/analytics?from_date=2026-01-01&to_date=2026-01-03&include_tracks=true`,
+  );
 
   // Every route and tool has a recorded case.
   const missing = [

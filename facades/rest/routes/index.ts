@@ -1,5 +1,6 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
+import { analyticsRoutes } from './analytics.ts';
 import { catalogRoutes } from './catalog.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
@@ -18,4 +19,5 @@ export const restRoutes: RestRoute[] = [
   ...deliveryRoutes,
   ...storeOperationRoutes,
   ...webhookRoutes,
+  ...analyticsRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
+import { analyticsTools } from './analytics.ts';
 import { catalogTools } from './catalog.ts';
 import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
@@ -14,6 +15,7 @@ export const agentTools: ToolRow[] = [
   ...releaseTools,
   ...deliveryTools,
   ...storeOperationTools,
+  ...analyticsTools,
 ];
 
 /**
