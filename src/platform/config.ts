@@ -40,6 +40,8 @@ const configSchema = z
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')
       .optional(),
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+    FRAUD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    FRAUD_DAILY_QUOTA: z.coerce.number().int().min(1).max(10_000_000).default(100),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

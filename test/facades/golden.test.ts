@@ -251,6 +251,19 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     `/v1/releases/${releaseId}/analytics?from_date=2026-01-01&to_date=2026-01-03&include_tracks=true`,
   );
 
+  // Fraud score
+  const fraud = await accountWithToken(app().em(), {
+    scopes: ['svc:fraud'],
+    email: 'golden-fraud@example.test',
+  });
+  await call('POST /v1/fraud/score', 'POST', '/v1/fraud/score', {
+    token: fraud.token,
+    body: { email: 'golden@example.test' },
+  });
+  await call('POST /v1/fraud/score #no scope', 'POST', '/v1/fraud/score', {
+    body: { email: 'golden@example.test' },
+  });
+
   // Every route and tool has a recorded case.
   const missing = [
     ...restRoutes.map((r) => `${r.method} /v1${r.path}`),

@@ -4,6 +4,7 @@ import { analyticsRoutes } from './analytics.ts';
 import { catalogRoutes } from './catalog.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
+import { fraudRoutes } from './fraud.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
 import { storeOperationRoutes } from './store-operations.ts';
@@ -20,4 +21,5 @@ export const restRoutes: RestRoute[] = [
   ...storeOperationRoutes,
   ...webhookRoutes,
   ...analyticsRoutes,
+  ...fraudRoutes,
 ];
