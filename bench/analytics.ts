@@ -99,15 +99,28 @@ try {
   await db.query('create index stream_days_day_index on stream_days (day)');
   console.log(`  raw indexes built in ${elapsed(step)} s`);
   step = performance.now();
+  // In (account, day) order, as the daily ingestion writes them.
   await db.query(
-    `insert into stream_store_days select account_id, day, store_id, sum(streams) from stream_days group by 1, 2, 3`,
+    `insert into stream_store_days
+     select account_id, day, store_id, sum(streams) from stream_days group by 1, 2, 3 order by 1, 2, 3`,
   );
   await db.query(
-    `insert into stream_release_days select account_id, day, release_id, sum(streams) from stream_days group by 1, 2, 3`,
+    `insert into stream_release_days
+     select account_id, day, release_id, sum(streams) from stream_days group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  await db.query(
+    `insert into stream_account_days
+     select account_id, day, sum(streams) from stream_store_days group by 1, 2 order by 1, 2`,
   );
   await db.query(
     `insert into stream_release_months
-     select account_id, date_trunc('month', day)::date, release_id, sum(streams) from stream_release_days group by 1, 2, 3`,
+     select account_id, date_trunc('month', day)::date, release_id, sum(streams) from stream_release_days
+     group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  await db.query(
+    `insert into stream_store_months
+     select account_id, date_trunc('month', day)::date, store_id, sum(streams) from stream_store_days
+     group by 1, 2, 3 order by 1, 2, 3`,
   );
   await db.query(
     `insert into stream_ingestions (day, rows, ingested_at)

@@ -29,6 +29,12 @@ export class Migration20261125102819_analytics extends Migration {
       `create table "stream_track_days" ("release_id" uuid not null, "day" date not null, "store_id" int not null, "track_id" uuid not null, "streams" bigint not null, primary key ("release_id", "day", "store_id", "track_id"));`,
     );
 
+    this.addSql(
+      `create table "stream_account_days" ("account_id" uuid not null, "day" date not null, "streams" bigint not null, primary key ("account_id", "day"));`,
+    );
+    this.addSql(
+      `create table "stream_store_months" ("account_id" uuid not null, "month" date not null, "store_id" int not null, "streams" bigint not null, primary key ("account_id", "month", "store_id"));`,
+    );
     this.addSql(`alter table "deliveries" add "live_at" timestamptz null;`);
     // Stores live before this column existed start their streams at their last change.
     this.addSql(
@@ -44,6 +50,8 @@ export class Migration20261125102819_analytics extends Migration {
     this.addSql(`drop table if exists "stream_store_days" cascade;`);
     this.addSql(`drop table if exists "stream_track_days" cascade;`);
 
+    this.addSql(`drop table if exists "stream_account_days" cascade;`);
+    this.addSql(`drop table if exists "stream_store_months" cascade;`);
     this.addSql(`alter table "deliveries" drop column "live_at";`);
   }
 }

@@ -103,7 +103,9 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
          union all select 'track', count(*)::int, sum(streams)::float8 from stream_track_days
          union all select 'store', count(*)::int, sum(streams)::float8 from stream_store_days
          union all select 'release', count(*)::int, sum(streams)::float8 from stream_release_days
-         union all select 'month', count(*)::int, sum(streams)::float8 from stream_release_months`,
+         union all select 'month', count(*)::int, sum(streams)::float8 from stream_release_months
+         union all select 'account', count(*)::int, sum(streams)::float8 from stream_account_days
+         union all select 'store month', count(*)::int, sum(streams)::float8 from stream_store_months`,
       );
     const before = await snapshot();
     await ingestDay(app().em(), '2026-02-10');
@@ -116,6 +118,12 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
        ) raw full join stream_store_days r using (account_id, day, store_id) where raw.s is distinct from r.streams`,
     );
     expect(drift!.n).toBe(0);
+    const [accountDrift] = await sql<{ n: number }>(
+      `select count(*)::int as n from (
+         select account_id, day, sum(streams) as s from stream_days group by 1, 2
+       ) raw full join stream_account_days r using (account_id, day) where raw.s is distinct from r.streams`,
+    );
+    expect(accountDrift!.n).toBe(0);
   });
 
   it('get_performance_summary: totals equal the raw rows, periodChangePct by hand, top store and releases', async () => {
@@ -181,12 +189,24 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
     expect(result.kpis.totalStreams).toBe(all.total);
     expect(result.topReleases[0].streamsCount).toBe(all.total);
     expect(result.topStores).toHaveLength(2);
-    // Partial months at both edges of a window inside the data.
-    const edge = await tool(owner.token, 'get_performance_summary', {
-      fromDate: '2026-01-20',
-      toDate: '2026-03-10',
-    });
-    expect(edge.result.topReleases[0].streamsCount).toBe((await rawTotal('2026-01-20', '2026-03-10')).total);
+    // Partial months at the edges, read as their inside days or as the month less its outside days,
+    // and windows inside one month.
+    for (const [from, to] of [
+      ['2026-01-20', '2026-03-10'],
+      ['2026-01-03', '2026-03-28'],
+      ['2026-02-10', '2026-02-20'],
+      ['2026-02-02', '2026-02-27'],
+      ['2026-02-01', '2026-02-28'],
+      ['2026-01-05', '2026-01-31'],
+      ['2026-03-15', '2026-04-10'],
+    ] as const) {
+      const edge = await tool(owner.token, 'get_performance_summary', { fromDate: from, toDate: to });
+      const expected = (await rawTotal(from, to)).total;
+      expect(edge.result.kpis.totalStreams, `${from}..${to}`).toBe(expected);
+      expect(edge.result.topReleases[0].streamsCount, `${from}..${to}`).toBe(expected);
+      const stores = edge.result.topStores.reduce((sum: number, s: { total: number }) => sum + s.total, 0);
+      expect(stores, `${from}..${to}`).toBe(expected);
+    }
   });
 
   it('periodChangePct is null without prior data', async () => {

@@ -23,12 +23,25 @@ insert into stream_store_days (account_id, day, store_id, streams)
 select account_id, day, store_id, sum(streams) from stream_days where day = ?::date group by 1, 2, 3
 on conflict (account_id, day, store_id) do update set streams = excluded.streams`;
 
+const ROLLUP_ACCOUNT_DAYS = `
+insert into stream_account_days (account_id, day, streams)
+select account_id, day, sum(streams) from stream_days where day = ?::date group by 1, 2
+on conflict (account_id, day) do update set streams = excluded.streams`;
+
 const ROLLUP_RELEASE_DAYS = `
 insert into stream_release_days (account_id, day, release_id, streams)
 select account_id, day, release_id, sum(streams) from stream_days where day = ?::date group by 1, 2, 3
 on conflict (account_id, day, release_id) do update set streams = excluded.streams`;
 
-/** The day's month, for the accounts that streamed that day, from the daily rollup. */
+/** The day's month, for the accounts that streamed that day, from the daily rollups. */
+const ROLLUP_STORE_MONTHS = `
+insert into stream_store_months (account_id, month, store_id, streams)
+select account_id, ?::date, store_id, sum(streams) from stream_store_days
+where day >= ?::date and day < (?::date + interval '1 month')::date
+  and account_id in (select distinct account_id from stream_days where day = ?::date)
+group by account_id, store_id
+on conflict (account_id, month, store_id) do update set streams = excluded.streams`;
+
 const ROLLUP_RELEASE_MONTHS = `
 insert into stream_release_months (account_id, month, release_id, streams)
 select account_id, ?::date, release_id, sum(streams) from stream_release_days
@@ -80,7 +93,9 @@ export async function ingestDay(
     await upsertChunks(tx, UPSERT_DAYS, releaseRows);
     await upsertChunks(tx, UPSERT_TRACK_DAYS, trackRows);
     await tx.execute(ROLLUP_STORE_DAYS, [day]);
+    await tx.execute(ROLLUP_ACCOUNT_DAYS, [day]);
     await tx.execute(ROLLUP_RELEASE_DAYS, [day]);
+    await tx.execute(ROLLUP_STORE_MONTHS, [month, month, month, day]);
     await tx.execute(ROLLUP_RELEASE_MONTHS, [month, month, month, day]);
     await tx.execute(RECORD, [day, releaseRows.length, options.now ?? new Date()]);
   });

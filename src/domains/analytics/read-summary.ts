@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addDays, type Day, monthOf } from './days.ts';
+import type { Day } from './days.ts';
 import { type DailyStreams, dailySeries, type Kpis, kpisOf, type StoreTotal, storeTotals } from './kpis.ts';
-import { readSeries, readTotal } from './read-series.ts';
 import { type DateWindow, precedingWindow } from './window.ts';
+import { partsSql, windowParts } from './window-parts.ts';
 
 export interface TopRelease {
   releaseId: string;
@@ -22,66 +22,85 @@ export interface PerformanceSummary {
   topReleases: TopRelease[];
 }
 
-/**
- * Releases by streams in the window: whole calendar months from the monthly rollup, the days at
- * either edge from the daily one, so a two-year window reads about 24 + 60 rows per release.
- */
-const TOP_RELEASES = `
-with parts as (
-  select release_id, streams from stream_release_months
-  where account_id = ? and month >= ?::date and month < ?::date
-  union all
-  select release_id, streams from stream_release_days
-  where account_id = ? and day between ?::date and ?::date and not (day >= ?::date and day < ?::date)
-), totals as (
-  select release_id, sum(streams)::float8 as streams from parts group by release_id
-  order by 2 desc, 1 limit ?
-)
-select t.release_id, t.streams, r.title, r.primary_artist_name,
-       r.payload->'release'->>'cover_art_file_url' as cover_art_file_url
-from totals t join releases r on r.id = t.release_id
-order by t.streams desc, t.release_id`;
+type Totals = { key: string; streams: number }[];
+
+/** Sums per key over the window from a pair of rollups (see windowParts), most streams first. */
+async function windowTotals(
+  em: EntityManager,
+  accountId: string,
+  window: DateWindow,
+  tables: { months: string; days: string; key: string },
+  limit: number | null,
+): Promise<Totals> {
+  const { sql, params } = partsSql(windowParts(window.fromDate, window.toDate), tables, accountId);
+  return em.execute<Totals>(
+    `select key::text as key, sum(streams)::float8 as streams from (${sql}) parts
+     group by key having sum(streams) <> 0 order by 2 desc, 1 ${limit === null ? '' : 'limit ?'}`,
+    limit === null ? params : [...params, limit],
+  );
+}
 
 async function topReleases(em: EntityManager, accountId: string, window: DateWindow, limit: number) {
-  const firstFull =
-    monthOf(window.fromDate) === window.fromDate ? window.fromDate : nextMonth(window.fromDate);
-  let endFull = monthOf(addDays(window.toDate, 1));
-  // No whole month inside: every day from the daily rollup (the month range is then empty).
-  if (endFull < firstFull) endFull = firstFull;
+  const totals = await windowTotals(
+    em,
+    accountId,
+    window,
+    { months: 'stream_release_months', days: 'stream_release_days', key: 'release_id' },
+    limit,
+  );
+  if (totals.length === 0) return [];
   const rows = await em.execute<
     {
-      release_id: string;
-      streams: number;
+      id: string;
       title: string | null;
       primary_artist_name: string | null;
       cover_art_file_url: string | null;
     }[]
-  >(TOP_RELEASES, [
-    accountId,
-    firstFull,
-    endFull,
-    accountId,
-    window.fromDate,
-    window.toDate,
-    firstFull,
-    endFull,
-    limit,
-  ]);
-  return rows.map(
-    (row): TopRelease => ({
-      releaseId: row.release_id,
-      title: row.title,
-      primaryArtistName: row.primary_artist_name,
-      coverArtFileUrl: row.cover_art_file_url,
-      streamsCount: row.streams,
+  >(
+    `select id, title, primary_artist_name, payload->'release'->>'cover_art_file_url' as cover_art_file_url
+     from releases where id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(totals.map((t) => t.key))],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return totals.map(
+    (total): TopRelease => ({
+      releaseId: total.key,
+      title: byId.get(total.key)?.title ?? null,
+      primaryArtistName: byId.get(total.key)?.primary_artist_name ?? null,
+      coverArtFileUrl: byId.get(total.key)?.cover_art_file_url ?? null,
+      streamsCount: total.streams,
     }),
   );
 }
 
-const nextMonth = (day: Day) => {
-  const [year, month] = day.split('-').map(Number) as [number, number];
-  return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
-};
+async function storeTotalsOf(em: EntityManager, accountId: string, window: DateWindow) {
+  const totals = await windowTotals(
+    em,
+    accountId,
+    window,
+    { months: 'stream_store_months', days: 'stream_store_days', key: 'store_id' },
+    null,
+  );
+  return new Map(totals.map((t) => [Number(t.key), t.streams]));
+}
+
+/** The account's streams per day of the window (one row per day from the account rollup). */
+async function dailyTotals(
+  em: EntityManager,
+  accountId: string,
+  window: Pick<DateWindow, 'fromDate' | 'toDate'>,
+) {
+  const rows = await em.execute<{ day: string; streams: number }[]>(
+    `select to_char(day, 'YYYY-MM-DD') as day, streams::float8 as streams from stream_account_days
+     where account_id = ? and day between ?::date and ?::date`,
+    [accountId, window.fromDate, window.toDate],
+  );
+  return {
+    byDay: new Map(rows.map((row) => [row.day, row.streams])),
+    rows: rows.length,
+    total: rows.reduce((sum, row) => sum + row.streams, 0),
+  };
+}
 
 async function releaseCounts(em: EntityManager, accountId: string) {
   const [row] = await em.execute<{ total: number; with_distributor: number }[]>(
@@ -101,14 +120,14 @@ export async function readPerformanceSummary(
   window: DateWindow,
   limits: { topReleases: number; topStores: number },
 ): Promise<PerformanceSummary> {
-  const owner = { column: 'account_id', id: accountId } as const;
-  const [series, prior, releases, top] = await Promise.all([
-    readSeries(em, 'stream_store_days', owner, window),
-    readTotal(em, 'stream_store_days', owner, precedingWindow(window)),
+  const [series, prior, byStore, releases, top] = await Promise.all([
+    dailyTotals(em, accountId, window),
+    dailyTotals(em, accountId, precedingWindow(window)),
+    storeTotalsOf(em, accountId, window),
     releaseCounts(em, accountId),
     topReleases(em, accountId, window, limits.topReleases),
   ]);
-  const stores = storeTotals(series.byStore);
+  const stores = storeTotals(byStore);
   return {
     fromDate: window.fromDate,
     toDate: window.toDate,

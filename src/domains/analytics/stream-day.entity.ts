@@ -35,7 +35,7 @@ export const StreamTrackDay = defineEntity({
 });
 export type StreamTrackDay = InferEntity<typeof StreamTrackDay>;
 
-/** Rollup: an account's streams per day and store (the summary's series, stores and prior window). */
+/** Rollup: an account's streams per day and store (top stores over the edges of a window). */
 export const StreamStoreDay = defineEntity({
   name: 'StreamStoreDay',
   tableName: 'stream_store_days',
@@ -47,6 +47,31 @@ export const StreamStoreDay = defineEntity({
   },
 });
 export type StreamStoreDay = InferEntity<typeof StreamStoreDay>;
+
+/** Rollup: an account's streams per day (the summary's daily series and its preceding window). */
+export const StreamAccountDay = defineEntity({
+  name: 'StreamAccountDay',
+  tableName: 'stream_account_days',
+  properties: {
+    accountId: p.uuid().primary(),
+    day: p.date().primary(),
+    streams: p.bigint('number'),
+  },
+});
+export type StreamAccountDay = InferEntity<typeof StreamAccountDay>;
+
+/** Rollup: an account's streams per calendar month and store (top stores over whole months). */
+export const StreamStoreMonth = defineEntity({
+  name: 'StreamStoreMonth',
+  tableName: 'stream_store_months',
+  properties: {
+    accountId: p.uuid().primary(),
+    month: p.date().primary(),
+    storeId: p.integer().primary(),
+    streams: p.bigint('number'),
+  },
+});
+export type StreamStoreMonth = InferEntity<typeof StreamStoreMonth>;
 
 /** Rollup: an account's streams per day and release (top releases over the edges of a window). */
 export const StreamReleaseDay = defineEntity({
@@ -90,7 +115,9 @@ export type StreamIngestion = InferEntity<typeof StreamIngestion>;
 export const analyticsEntities = [
   StreamDay,
   StreamTrackDay,
+  StreamAccountDay,
   StreamStoreDay,
+  StreamStoreMonth,
   StreamReleaseDay,
   StreamReleaseMonth,
   StreamIngestion,
