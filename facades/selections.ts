@@ -160,3 +160,8 @@ export const RELEASE_PERFORMANCE_FIELDS = /* GraphQL */ `
 
 /** What the REST analytics routes add for dashboards: how current the figures are. */
 export const STREAMS_FRESHNESS_FIELDS = 'freshness { ingestedThrough ingestedAt }';
+
+/** The spec's fraud score (POST /fraud/score). */
+export const FRAUD_SCORE_FIELDS = /* GraphQL */ `
+  email score maxScore severity computedAt flags { code label category severity triggered points }
+`;

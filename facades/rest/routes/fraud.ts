@@ -1,8 +1,5 @@
+import { FRAUD_SCORE_FIELDS } from '../../selections.ts';
 import { bodyField, type RestRoute } from '../route.ts';
-
-export const FRAUD_SCORE_FIELDS = /* GraphQL */ `
-  email score maxScore severity computedAt flags { code label category severity triggered points }
-`;
 
 export const fraudRoutes: RestRoute[] = [
   {

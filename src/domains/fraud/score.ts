@@ -40,9 +40,10 @@ export function severityOf(score: number): ScoreSeverity {
  * account, an address or how a fact was measured. No account: 404.
  */
 export async function scoreEmail(em: EntityManager, email: string, now: Date): Promise<FraudScore> {
+  // Emails are stored normalised (trimmed, lower case), so the unique index finds any spelling.
   const [account] = await em.execute<{ id: string; email: string }[]>(
-    'select id, email from accounts where lower(email) = lower(?) limit 1',
-    [email.trim()],
+    'select id, email from accounts where email = ?',
+    [email.trim().toLowerCase()],
   );
   if (!account) throw notFound('No account has this email address.', 'account_not_found');
   const facts = await readAccountFacts(em, account.id, now);
