@@ -7,7 +7,8 @@
  * Target (issue 18): summary p99 ≤ 50 ms.
  *
  * Scale: BENCH_ANALYTICS_RELEASES (default 1000), BENCH_ANALYTICS_DAYS (default 730). Loading stops
- * early when it passes BENCH_ANALYTICS_LOAD_SECONDS (default 420) and says what it loaded.
+ * early when it passes BENCH_ANALYTICS_LOAD_SECONDS (default 420) and says what it loaded. The
+ * database is dropped at the end unless BENCH_ANALYTICS_KEEP=1.
  */
 import pg from 'pg';
 import { PERFORMANCE_SUMMARY_FIELDS, RELEASE_PERFORMANCE_FIELDS } from '../facades/selections.ts';
@@ -19,7 +20,7 @@ import { STORES, VIDEO_MUSIC_STORE } from '../src/domains/catalog/stores.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { measureHttp, measureInProcess, printTable } from './support/measure.ts';
-import { benchApp } from './support/servers.ts';
+import { ADMIN_URL, benchApp } from './support/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RELEASES = Number(process.env.BENCH_ANALYTICS_RELEASES ?? 1000);
@@ -34,6 +35,7 @@ const accountId = bench.account.accountId;
 const toDate = addDays(dayOf(new Date()), -1);
 const fromDate = addDays(toDate, -(DAYS - 1));
 const storeIds = [...STORES.map((s) => s.storeId), VIDEO_MUSIC_STORE.storeId];
+const span = DAYS === 730 ? '2 years' : `${DAYS} days`;
 const elapsed = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
 try {
@@ -155,7 +157,7 @@ try {
   };
   const window = { fromDate, toDate };
   await measureInProcess('warm-up', run(summaryDoc, window), 2, 1);
-  const summary = await measureInProcess('summary, 2 years, in-process', run(summaryDoc, window), SECONDS, 1);
+  const summary = await measureInProcess(`summary, ${span}, in-process`, run(summaryDoc, window), SECONDS, 1);
   const summary30 = await measureInProcess(
     'summary, trailing 30 days, in-process',
     run(summaryDoc, { fromDate: addDays(toDate, -29), toDate }),
@@ -163,20 +165,20 @@ try {
     1,
   );
   const release = await measureInProcess(
-    'one release, 2 years, in-process',
+    `one release, ${span}, in-process`,
     run(releaseDoc, { id: releaseId, ...window }),
     SECONDS,
     1,
   );
   const auth = { authorization: `Bearer ${bench.account.token}` };
   const summaryRest = await measureHttp(
-    'GET /v1/analytics/summary, 2 years',
+    `GET /v1/analytics/summary, ${span}`,
     { url: `${bench.app.url}/v1/analytics/summary?from_date=${fromDate}&to_date=${toDate}`, headers: auth },
     SECONDS,
     1,
   );
   const releaseRest = await measureHttp(
-    'GET /v1/releases/{id}/analytics, 2 years',
+    `GET /v1/releases/{id}/analytics, ${span}`,
     {
       url: `${bench.app.url}/v1/releases/${releaseId}/analytics?from_date=${fromDate}&to_date=${toDate}`,
       headers: auth,
@@ -199,10 +201,17 @@ try {
   console.log(
     `\nscale: ${rawRows} raw rows (${loadedReleases} releases × ${storeIds.length} stores × ${DAYS} days), one account`,
   );
-  console.log(`  summary p99, 2 years, in-process: ${summary.p99.toFixed(2)} ms (target ≤ 50 ms)`);
+  console.log(`  summary p99, ${span}, in-process: ${summary.p99.toFixed(2)} ms (target ≤ 50 ms)`);
   console.log(`  raw-row series p50 / rollup summary p50: ${(raw.p50 / summary.p50).toFixed(1)}`);
   await closeAppServices(services);
 } finally {
   await db.end();
   await bench.close();
+  // 2.5 GB at full scale: dropped unless asked to keep it for a look (BENCH_ANALYTICS_KEEP=1).
+  if (!process.env.BENCH_ANALYTICS_KEEP) {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query('DROP DATABASE IF EXISTS "tributary_bench_analytics" WITH (FORCE)');
+    await admin.end();
+  }
 }
