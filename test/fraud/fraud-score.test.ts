@@ -59,6 +59,7 @@ describe('POST /v1/fraud/score', () => {
 
   const points = (code: string) => FRAUD_RULES.find((rule) => rule.code === code)!.points;
 
+  /** Raw rows and the (account, day, store) rollup the score reads, as ingestion writes them. */
   async function streams(
     releaseId: string,
     accountId: string,
@@ -71,6 +72,12 @@ describe('POST /v1/fraud/score', () => {
         [releaseId, day, storeId, accountId, count],
       );
     }
+    await sql(
+      `insert into stream_store_days (account_id, day, store_id, streams)
+       select account_id, day, store_id, sum(streams) from stream_days where account_id = ? group by 1, 2, 3
+       on conflict (account_id, day, store_id) do update set streams = excluded.streams`,
+      [accountId],
+    );
   }
 
   it('a clean account: every flag listed, none triggered, score 0, the spec fields only', async () => {

@@ -34,8 +34,8 @@ burst as (
     from subs s1 where s1.submitted_at is not null) x
 ),
 streams as (
-  select store_id, day, sum(streams) as streams from stream_days
-  where release_id in (select id from subs) and day > (?::date - 90)
+  select store_id, day, sum(streams) as streams from stream_store_days
+  where account_id = (select id from a) and day > (?::date - 90)
   group by grouping sets ((store_id), (day))
 )
 select
