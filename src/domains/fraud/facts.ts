@@ -29,9 +29,8 @@ with a as (select id, email, provenance, created_at from accounts where id = ?),
 subs as (select id, submitted_at from releases where account_id = (select id from a) and status = 'submitted'),
 burst as (
   select coalesce(max(c), 0)::int as n from (
-    select (select count(*) from subs s2 where s2.submitted_at >= s1.submitted_at
-              and s2.submitted_at < s1.submitted_at + interval '24 hours') as c
-    from subs s1 where s1.submitted_at is not null) x
+    select count(*) over (order by submitted_at range between current row and interval '24 hours' following) as c
+    from subs where submitted_at is not null) x
 ),
 streams as (
   select store_id, day, sum(streams) as streams from stream_store_days
