@@ -6,7 +6,7 @@ import { Release } from '../releases/release.entity.ts';
 import { addDays, type Day, dayOf } from './days.ts';
 import { readFreshness } from './ingest.ts';
 import { type DailyStreams, dailySeries, type Kpis, kpisOf, type StoreTotal, storeTotals } from './kpis.ts';
-import { readSeries, readTotal, type Series } from './read-series.ts';
+import { readReleaseSeries, readReleaseTotal, type Series } from './read-series.ts';
 import { sourcesOn } from './sources.ts';
 import { type StreamReports, sandboxStreamReports } from './stream-reports.ts';
 import { type DateWindow, precedingWindow } from './window.ts';
@@ -134,10 +134,9 @@ export async function readReleasePerformance(
     throw invalidRequest(`distributorId: ${message}`, [{ path: 'distributorId', message }], 'unknown_store');
   }
   const release = await ownedRelease(em, accountId, input.releaseId);
-  const owner = { column: 'release_id', id: release.id } as const;
   const [series, prior, live] = await Promise.all([
-    readSeries(em, 'stream_days', owner, window, distributorId),
-    readTotal(em, 'stream_days', owner, precedingWindow(window), distributorId),
+    readReleaseSeries(em, release.id, window, distributorId),
+    readReleaseTotal(em, release.id, precedingWindow(window), distributorId),
     liveDays(em, release.id, window, distributorId, options.now, options.reports ?? sandboxStreamReports),
   ]);
   addLive(series, live.rows);

@@ -14,23 +14,19 @@ interface Row {
   streams: number;
 }
 
-/**
- * Per-day and per-store sums of a window in one statement (grouping sets) over a table keyed
- * (owner, day, store): the account rollup or a release's raw rows.
- */
-export async function readSeries(
+/** A release's per-day and per-store sums over a window in one statement (grouping sets over its raw rows). */
+export async function readReleaseSeries(
   em: EntityManager,
-  table: 'stream_store_days' | 'stream_days',
-  owner: { column: 'account_id' | 'release_id'; id: string },
+  releaseId: string,
   window: Pick<DateWindow, 'fromDate' | 'toDate'>,
-  storeId: number | null = null,
+  storeId: number | null,
 ): Promise<Series> {
   const rows = await em.execute<Row[]>(
     `select to_char(day, 'YYYY-MM-DD') as day, store_id, sum(streams)::float8 as streams
-     from ${table}
-     where ${owner.column} = ? and day between ?::date and ?::date and (?::int is null or store_id = ?::int)
+     from stream_days
+     where release_id = ? and day between ?::date and ?::date and (?::int is null or store_id = ?::int)
      group by grouping sets ((day), (store_id))`,
-    [owner.id, window.fromDate, window.toDate, storeId, storeId],
+    [releaseId, window.fromDate, window.toDate, storeId, storeId],
   );
   const series: Series = { byDay: new Map(), byStore: new Map(), total: 0 };
   for (const row of rows) {
@@ -42,19 +38,18 @@ export async function readSeries(
   return series;
 }
 
-/** How many rows and streams the window has (the preceding window of a period change). */
-export async function readTotal(
+/** How many raw rows and streams a release has in a window (the preceding window of a period change). */
+export async function readReleaseTotal(
   em: EntityManager,
-  table: 'stream_store_days' | 'stream_days',
-  owner: { column: 'account_id' | 'release_id'; id: string },
+  releaseId: string,
   window: Pick<DateWindow, 'fromDate' | 'toDate'>,
-  storeId: number | null = null,
+  storeId: number | null,
 ): Promise<{ rows: number; total: number }> {
   const [row] = await em.execute<{ rows: number; total: number }[]>(
     `select count(*)::int as rows, coalesce(sum(streams), 0)::float8 as total
-     from ${table}
-     where ${owner.column} = ? and day between ?::date and ?::date and (?::int is null or store_id = ?::int)`,
-    [owner.id, window.fromDate, window.toDate, storeId, storeId],
+     from stream_days
+     where release_id = ? and day between ?::date and ?::date and (?::int is null or store_id = ?::int)`,
+    [releaseId, window.fromDate, window.toDate, storeId, storeId],
   );
   return row ?? { rows: 0, total: 0 };
 }
