@@ -8,6 +8,7 @@ const BENCHES: Record<string, string> = {
   events: './events.ts',
   webhooks: './webhooks.ts',
   'cover-art': './cover-art.ts',
+  analytics: './analytics.ts',
 };
 
 const wanted = process.argv.slice(2);

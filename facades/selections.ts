@@ -145,3 +145,29 @@ export const WEBHOOK_DELIVERY_FIELDS = /* GraphQL */ `
   response_status: responseStatus latency_ms: latencyMs last_error: lastError next_attempt_at: nextAttemptAt
   created_at: createdAt delivered_at: deliveredAt
 `;
+
+const PERFORMANCE_KPIS = 'kpis { totalStreams avgDailyStreams periodChangePct topStore { name share } }';
+const DAILY_METRICS = 'metrics { eventDate streamsCount }';
+
+/** The spec's performance summary (agent tool get_performance_summary). */
+export const PERFORMANCE_SUMMARY_FIELDS = /* GraphQL */ `
+  fromDate toDate releases { total withDistributorId } ${DAILY_METRICS} ${PERFORMANCE_KPIS}
+  topStores { id name total }
+  topReleases { releaseId title primaryArtistName coverArtFileUrl streamsCount }
+`;
+
+/** The spec's release performance (agent tool get_release_performance). */
+export const RELEASE_PERFORMANCE_FIELDS = /* GraphQL */ `
+  releaseId fromDate toDate distributorId ${DAILY_METRICS} ${PERFORMANCE_KPIS}
+  distributors { id name total }
+  tracks { trackId trackName artistName streamsCount }
+  source
+`;
+
+/** What the REST analytics routes add for dashboards: how current the figures are. */
+export const STREAMS_FRESHNESS_FIELDS = 'freshness { ingestedThrough ingestedAt }';
+
+/** The spec's fraud score (POST /fraud/score). */
+export const FRAUD_SCORE_FIELDS = /* GraphQL */ `
+  email score maxScore severity computedAt flags { code label category severity triggered points }
+`;

@@ -22,6 +22,8 @@ import './events/release-events.ts';
 import './delivery/status.ts';
 import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
+import './analytics/performance.ts';
+import './fraud/fraud-score.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

@@ -72,3 +72,15 @@ export function integer(raw: unknown, name: string): number {
   }
   return Number.parseInt(text, 10);
 }
+
+/** Query-string booleans: `true` or `false` (also 1/0), else 400 naming the parameter. */
+export function boolean(raw: unknown, name: string): boolean {
+  const text = String(raw).toLowerCase();
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  throw invalidRequest(
+    `${name} must be true or false.`,
+    [{ path: name, message: 'not a boolean' }],
+    'invalid_parameter',
+  );
+}

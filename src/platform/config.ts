@@ -48,6 +48,8 @@ const configSchema = z
       .default('gemini-3-pro-image-preview'),
     GEMINI_BASE_URL: url(['http', 'https']).optional(),
     GEMINI_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
+    FRAUD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    FRAUD_DAILY_QUOTA: z.coerce.number().int().min(1).max(10_000_000).default(100),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

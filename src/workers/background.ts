@@ -8,6 +8,7 @@ import { startJobs } from '../platform/jobs/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
+import { startAnalyticsRunner } from './analytics-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
@@ -24,7 +25,7 @@ export interface BackgroundDeps {
 
 /**
  * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
- * and the store-delivery jobs it works, the webhook dispatcher and delivery worker, and the upload
+ * and the store-delivery and daily streams-ingestion jobs it works, the webhook dispatcher and delivery worker, and the upload
  * sweeper. Each is safe to run on many instances at once. Returns a function that stops them all.
  */
 export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
@@ -38,6 +39,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     logger: deps.logger,
     stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
   });
+  const stopAnalytics = await startAnalyticsRunner({ boss: jobs.boss, em, logger: deps.logger });
   const webhookWork = createWakeup();
   const dispatcher = await startDispatcher({
     orm: deps.orm,
@@ -63,7 +65,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   };
   return async () => {
     stopSweeper();
-    await Promise.all([stopDeliveries(), dispatcher.stop(), stopWebhooks()]);
+    await Promise.all([stopDeliveries(), stopAnalytics(), dispatcher.stop(), stopWebhooks()]);
     await jobs.stop();
     await deps.relay.stop();
   };

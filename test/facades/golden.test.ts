@@ -227,6 +227,8 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     takedown_release: { releaseId, storeIds: ['spotify'] },
     get_ugc_policies: { releaseId },
     set_ugc_policies: { releaseId, policies: { 310: 'monitor' } },
+    get_performance_summary: { fromDate: '2026-01-01', toDate: '2026-01-03', topReleasesLimit: 3 },
+    get_release_performance: { releaseId, fromDate: '2026-01-01', toDate: '2026-01-03', includeTracks: true },
   };
   for (const tool of agentTools) {
     await rpc(`rpc tools/call ${tool.name}`, 'tools/call', {
@@ -235,6 +237,36 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     });
   }
   await rpc('rpc tools/call #unknown tool', 'tools/call', { name: 'get_profil', arguments: {} });
+
+  // Analytics (fixed past windows: nothing ingested, so every figure is zero)
+  await call(
+    'GET /v1/analytics/summary',
+    'GET',
+    '/v1/analytics/summary?from_date=2026-01-01&to_date=2026-01-03',
+  );
+  await call(
+    'GET /v1/analytics/summary #bad window',
+    'GET',
+    '/v1/analytics/summary?from_date=2026-01-03&to_date=2026-01-01',
+  );
+  await call(
+    'GET /v1/releases/:id/analytics',
+    'GET',
+    `/v1/releases/${releaseId}/analytics?from_date=2026-01-01&to_date=2026-01-03&include_tracks=true`,
+  );
+
+  // Fraud score
+  const fraud = await accountWithToken(app().em(), {
+    scopes: ['svc:fraud'],
+    email: 'golden-fraud@example.test',
+  });
+  await call('POST /v1/fraud/score', 'POST', '/v1/fraud/score', {
+    token: fraud.token,
+    body: { email: 'golden@example.test' },
+  });
+  await call('POST /v1/fraud/score #no scope', 'POST', '/v1/fraud/score', {
+    body: { email: 'golden@example.test' },
+  });
 
   // Every route and tool has a recorded case.
   const missing = [

@@ -1,9 +1,11 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
+import { analyticsRoutes } from './analytics.ts';
 import { catalogRoutes } from './catalog.ts';
 import { coverArtRoutes } from './cover-art.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
+import { fraudRoutes } from './fraud.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
 import { storeOperationRoutes } from './store-operations.ts';
@@ -20,4 +22,6 @@ export const restRoutes: RestRoute[] = [
   ...deliveryRoutes,
   ...storeOperationRoutes,
   ...webhookRoutes,
+  ...analyticsRoutes,
+  ...fraudRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
+import { analyticsTools } from './analytics.ts';
 import { catalogTools } from './catalog.ts';
 import { coverArtTools } from './cover-art.ts';
 import { deliveryTools } from './delivery.ts';
@@ -16,6 +17,7 @@ export const agentTools: ToolRow[] = [
   ...releaseTools,
   ...deliveryTools,
   ...storeOperationTools,
+  ...analyticsTools,
 ];
 
 /**

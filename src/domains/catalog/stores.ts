@@ -244,3 +244,21 @@ export function resolveStoreId(idOrAlias: string | number): number | null {
   const alias = text.toLowerCase().replace(/[\s_]+/g, '-');
   return STORES_BY_ALIAS.get(alias)?.storeId ?? null;
 }
+
+/**
+ * The synthetic store of streaming reports: plays of a release's music on the video-music platform
+ * (official videos and art tracks), which distributors report apart from the stores a release is
+ * delivered to. It is never delivered to, so it is not in STORES.
+ */
+export const VIDEO_MUSIC_STORE = { storeId: -1300, name: 'Video-music platform' } as const;
+
+/** The name a streaming report shows for a store id (the catalog's, the synthetic store's, or the id). */
+export function reportingStoreName(storeId: number): string {
+  if (storeId === VIDEO_MUSIC_STORE.storeId) return VIDEO_MUSIC_STORE.name;
+  return findStore(storeId)?.name ?? `Store ${storeId}`;
+}
+
+/** Whether streaming reports know this store id (a catalog store or the synthetic one). */
+export function isReportingStore(storeId: number): boolean {
+  return storeId === VIDEO_MUSIC_STORE.storeId || STORES_BY_ID.has(storeId);
+}

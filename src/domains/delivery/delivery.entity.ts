@@ -34,6 +34,8 @@ export const Delivery = defineEntity({
     /** Why the store rejected or failed the delivery. */
     reason: p.text().nullable(),
     nextStepAt: p.datetime().nullable().index(),
+    /** When the store first went live: day zero of the release's streams at this store (analytics). */
+    liveAt: p.datetime().nullable(),
     /** The user-generated-content policy code delivered to stores 307/310/319. */
     ugcPolicy: p.string().length(50).nullable(),
     /** The last DDEX ERN NewReleaseMessage built for this store. */

@@ -57,6 +57,7 @@ export function step(
   delivery.statusText = statusTextOf(to, delivery.reason);
   delivery.urlInStore = to === 'live' ? sandboxStoreUrl(delivery.storeId, release.id) : null;
   delivery.nextStepAt = to === 'in_inspection' || to === 'delivered' ? secondsAfter(now, stepSeconds) : null;
+  if (to === 'live') delivery.liveAt ??= now;
   if (to === 'taken_down') delivery.statusBeforeTakedown = null;
   return { delivery, from, to };
 }

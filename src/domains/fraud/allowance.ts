@@ -1,0 +1,51 @@
+import { AppError, isAppError } from '../../platform/errors.ts';
+import type { RateLimits } from '../../platform/rate-limit/index.ts';
+
+export interface FraudLimits {
+  /** Scores per minute per account (FRAUD_RATE_LIMIT_PER_MINUTE). */
+  perMinute: number;
+  /** Scores per UTC day per account: the free tier (FRAUD_DAILY_QUOTA). */
+  perDay: number;
+}
+
+const secondsToMidnight = (now: Date) =>
+  Math.max(
+    1,
+    Math.ceil(
+      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000,
+    ),
+  );
+
+/**
+ * Takes one score from the caller's allowance: the per-minute rate first, then the daily free-tier
+ * quota, which resets at midnight UTC. Every request counts, found or not (a 404 is an answer too).
+ * Over either: 429 rate_limit_error with retryAfterSeconds (`rate_limited`, `daily_quota_exceeded`).
+ */
+export async function consumeFraudAllowance(
+  rateLimits: RateLimits,
+  accountId: string,
+  limits: FraudLimits,
+  now: Date,
+): Promise<void> {
+  await rateLimits.consume(
+    { name: 'fraud-score-minute', points: limits.perMinute, windowSeconds: 60 },
+    accountId,
+    `At most ${limits.perMinute} fraud scores per minute.`,
+  );
+  const day = now.toISOString().slice(0, 10);
+  try {
+    await rateLimits.consume(
+      { name: 'fraud-score-day', points: limits.perDay, windowSeconds: 86_400 },
+      `${accountId}:${day}`,
+      'quota',
+    );
+  } catch (error) {
+    if (!isAppError(error) || error.type !== 'rate_limit_error') throw error;
+    throw new AppError(
+      'rate_limit_error',
+      'daily_quota_exceeded',
+      `The daily free-tier quota of ${limits.perDay} fraud scores is used up; it resets at midnight UTC.`,
+      { retryAfterSeconds: secondsToMidnight(now) },
+    );
+  }
+}
