@@ -3,6 +3,7 @@ import { Account } from './domains/accounts/account.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
+import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
@@ -31,4 +32,5 @@ export const entities = [
   OutboxEvent,
   ...deliveryEntities,
   ...webhookEntities,
+  OAuthModel,
 ];

@@ -40,6 +40,9 @@ const configSchema = z
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')
       .optional(),
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+    OAUTH_KEYS: z.string().min(2).optional(),
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+    OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

@@ -9,6 +9,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
+import { startOAuthSweeper } from './oauth-sweeper.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
 export interface BackgroundDeps {
@@ -31,6 +32,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   const em = () => deps.orm.em.fork();
   await deps.relay.start();
   const stopSweeper = startUploadSweeper({ em, scratch: deps.scratch, logger: deps.logger });
+  const stopOAuthSweeper = startOAuthSweeper({ em, logger: deps.logger });
   const jobs = await startJobs({ url: String(deps.orm.config.get('clientUrl')), logger: deps.logger });
   const stopDeliveries = await startDeliveryRunner({
     boss: jobs.boss,
@@ -63,6 +65,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   };
   return async () => {
     stopSweeper();
+    stopOAuthSweeper();
     await Promise.all([stopDeliveries(), dispatcher.stop(), stopWebhooks()]);
     await jobs.stop();
     await deps.relay.stop();

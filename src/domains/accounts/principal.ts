@@ -9,4 +9,6 @@ export interface Principal {
   /** `upload`: a scoped upload token, valid for `uploadSessionId` only. */
   tokenKind: TokenKind | 'upload';
   uploadSessionId?: string;
+  /** OAuth access tokens: the resource they were issued for (RFC 8707); null for the others. */
+  audience?: string | null;
 }
