@@ -63,7 +63,9 @@ export function createProvider(app: AppServices, keys: OAuthKeys): Provider {
     findAccount: async (_ctx, sub) =>
       (await accountExists(app, sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
     claims: { openid: ['sub'] },
-    scopes: ['openid', 'offline_access'],
+    // svc:mcp is listed too: MCP clients register with `scope: "svc:mcp"` in their metadata, which the
+    // provider checks against this list; access tokens still get it from the resource server below.
+    scopes: ['openid', 'offline_access', OAUTH_SCOPE],
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientDefaults: {
