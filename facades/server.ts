@@ -13,6 +13,7 @@ import { createOAuthRoutes } from './oauth/index.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
 import { createAgentApi } from './rpc/index.ts';
+import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
 
@@ -43,6 +44,7 @@ export function createApp(app: AppServices): Express {
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
   http.use('/v1', createRestApi(app));
+  http.use('/api/mcp', originGuard(app.config));
   http.use('/api/mcp/upload', createUploadRoutes(app));
   http.use('/api/mcp', createAgentApi(app));
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));

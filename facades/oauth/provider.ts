@@ -7,6 +7,7 @@ import {
   oauthStorage,
 } from '../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../schema/services.ts';
+import { asFetch } from '../../src/platform/http/as-fetch.ts';
 import { renderProviderError } from './pages/error-page.ts';
 
 /** The authorization server's endpoints: each under /oauth, handed to oidc-provider and nothing else. */
@@ -98,6 +99,13 @@ export function createProvider(app: AppServices, keys: OAuthKeys): Provider {
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: false },
+      // Clients may use an https URL as their client_id (CIMD): the document is fetched through the
+      // SSRF-guarded client (OUTBOUND_ALLOW_PRIVATE decides about private addresses), cached 5 min to 1 day.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        cacheDuration: { min: 300, max: 86_400 },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -111,6 +119,7 @@ export function createProvider(app: AppServices, keys: OAuthKeys): Provider {
       },
     },
     clientBasedCORS: () => true,
+    fetch: asFetch(app.outbound) as Configuration['fetch'],
     renderError: async (ctx: KoaContextWithOIDC, out, error) => {
       ctx.type = 'html';
       ctx.body = renderProviderError(out, error);

@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domains/accounts/issue-token.ts';
 import { useTestApp } from '../support/app.ts';
-import { request } from '../support/http.ts';
+import { graphql, request } from '../support/http.ts';
 import { accountWithPassword, signInAndApprove } from '../support/oauth.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -326,6 +326,63 @@ describe('the authorization server (oauth4webapi)', () => {
     });
   });
 
+  it('lists the approved app in connectedApps; disconnectApp ends its access at once', async () => {
+    const tokens = await exchange();
+    const pat = (
+      await issueToken(app().em(), {
+        accountId: account.id,
+        name: 'settings',
+        scopes: ['svc:mcp'],
+        expires: '30d',
+      })
+    ).token;
+    const listed = await graphql(
+      app().url,
+      '{ connectedApps { id clientId name scopes connectedAt lastUsedAt } }',
+      {},
+      pat,
+    );
+    const mine = listed.body.data.connectedApps.filter(
+      (each: { clientId: string }) => each.clientId === client.client_id,
+    );
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine[0]).toMatchObject({ name: 'Test Agent', scopes: ['svc:mcp'] });
+    expect(Date.parse(mine[0].connectedAt)).toBeGreaterThan(Date.now() - 600_000);
+
+    const other = await accountWithPassword(app().em(), 'someone.else@example.com');
+    const otherPat = (
+      await issueToken(app().em(), { accountId: other.id, name: 'x', scopes: ['svc:mcp'], expires: '30d' })
+    ).token;
+    const foreign = await graphql(
+      app().url,
+      'mutation($id: ID!) { disconnectApp(id: $id) { id } }',
+      { id: mine[0].id },
+      otherPat,
+    );
+    expect(foreign.body.errors?.[0]?.extensions).toMatchObject({ code: 'connected_app_not_found' });
+
+    for (const each of mine) {
+      const done = await graphql(
+        app().url,
+        'mutation($id: ID!) { disconnectApp(id: $id) { id disconnected } }',
+        { id: each.id },
+        pat,
+      );
+      expect(done.body.data.disconnectApp).toEqual({ id: each.id, disconnected: true });
+    }
+    expect((await request(app().url, 'GET', '/v1/me', { token: tokens.access_token })).status).toBe(401);
+    const refresh = await fetch(as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: client.client_id,
+      }),
+    });
+    expect(refresh.status).toBe(400);
+  });
+
   it('stores no code or token in clear, and sweeps expired rows', async () => {
     const tokens = await exchange();
     const rows = await app().em().execute<{ payload: unknown }[]>(`select payload from oauth_models`);
@@ -335,7 +392,9 @@ describe('the authorization server (oauth4webapi)', () => {
     const { sweepOAuth } = await import('../../src/domains/oauth/sweep.ts');
     await app()
       .em()
-      .execute(`update oauth_models set expires_at = now() - interval '1 second' where kind = 'Interaction'`);
+      .execute(
+        `update oauth_models set expires_at = now() - interval '1 second' where kind in ('Session', 'Interaction')`,
+      );
     const swept = await sweepOAuth(app().em());
     expect(swept.models).toBeGreaterThan(0);
     const [left] = await app()

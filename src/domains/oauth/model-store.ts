@@ -65,7 +65,8 @@ export function oauthAdapterClass(options: OAuthStoreOptions): new (kind: string
           modelKey(this.kind, id),
           this.kind,
           JSON.stringify(stored),
-          str(payload.grantId),
+          // A grant's own row carries its id here too, so disconnecting an app deletes it with its tokens.
+          this.kind === 'Grant' ? id : str(payload.grantId),
           str(payload.uid),
           accountId && isUuid(accountId) ? accountId : null,
           expiresAt,
