@@ -16,6 +16,7 @@ import { createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
+import { createSettingsRoutes } from './web/settings/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers['x-request-id'];
@@ -49,6 +50,7 @@ export function createApp(app: AppServices): Express {
   http.use('/api/mcp', createAgentApi(app));
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
+  http.use(createSettingsRoutes(app));
 
   http.use(bodyParserErrors);
   http.use((req: Request, res: Response) => {

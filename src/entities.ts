@@ -1,5 +1,6 @@
 import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
+import { WebSession } from './domains/accounts/web-session.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
@@ -33,4 +34,5 @@ export const entities = [
   ...deliveryEntities,
   ...webhookEntities,
   OAuthModel,
+  WebSession,
 ];

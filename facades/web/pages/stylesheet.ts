@@ -10,5 +10,6 @@ button{font:inherit;padding:.55rem 1rem;border-radius:6px;border:1px solid var(-
 button.secondary{background:transparent;color:var(--accent)}button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .alert{padding:.6rem .8rem;border:1px solid var(--bad);color:var(--bad);border-radius:6px}.muted{color:var(--muted)}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid var(--line)}
+label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}fieldset{border:1px solid var(--line);border-radius:6px;display:grid;gap:.4rem}
 code.secret{display:block;padding:.6rem;border:1px dashed var(--line);word-break:break-all}a{color:var(--accent)}
 `;

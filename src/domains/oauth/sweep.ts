@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** Expired OAuth access tokens stay listed this long (a person may wonder why an agent stopped). */
 const EXPIRED_ACCESS_TOKENS_KEPT = '7 days';
 
-/** Deletes the authorization server's expired models and long-expired OAuth access tokens. */
+/** Deletes the authorization server's expired models, long-expired OAuth access tokens and settings sessions. */
 export async function sweepOAuth(
   em: EntityManager,
   now = new Date(),
@@ -17,5 +17,6 @@ export async function sweepOAuth(
        returning 1) select count(*) from gone`,
     [now],
   );
+  await em.execute('delete from web_sessions where expires_at <= ?', [now]);
   return { models: Number(models[0]?.count ?? 0), tokens: Number(tokens[0]?.count ?? 0) };
 }
