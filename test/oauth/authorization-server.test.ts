@@ -165,6 +165,18 @@ describe('the authorization server (oauth4webapi)', () => {
     expect(newest.status).toBe(400);
   });
 
+  it('documents POST /v1/auth/token in the OpenAPI document and the API index', async () => {
+    const openapi = await request(app().url, 'GET', '/v1/openapi.json');
+    expect(openapi.body.paths['/auth/token'].post).toMatchObject({
+      operationId: 'exchangeToken',
+      security: [],
+    });
+    const index = await request(app().url, 'GET', '/v1/');
+    expect(index.body.endpoints).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/v1/auth/token', auth: 'public' }),
+    );
+  });
+
   it('serves the same grants at POST /v1/auth/token, errors in the REST envelope', async () => {
     const tokens = await exchange(`${app().url}/v1/auth/token`);
     expect((await request(app().url, 'GET', '/v1/me', { token: tokens.access_token })).status).toBe(200);
