@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type Request, type Response, Router } from 'express';
+import express, { type Request, type Response, Router } from 'express';
 import type Provider from 'oidc-provider';
 import { loadOAuthKeys } from '../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -54,8 +54,25 @@ export function createOAuthRoutes(app: AppServices): OAuthSurface {
   const callback = provider.callback();
   const router = Router();
   router.use(createInteractionRoutes(app, provider, keys.cookieKeys[0] ?? ''));
-  router.post(REST_TOKEN_PATH, (req: Request, res: Response) => {
+  // The REST form also takes JSON (the spec's default body): parsed here and handed over as form
+  // fields (oidc-provider reads an already-parsed body; it logs once that it did).
+  const json = express.json({ limit: '16kb', type: ['application/json', 'application/*+json'] });
+  router.post(REST_TOKEN_PATH, json, (req: Request, res: Response) => {
     restTokenRequests.add(req);
+    if (req.is(['application/json', 'application/*+json'])) {
+      const body = req.body as unknown;
+      const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body) : null;
+      if (!fields || fields.some(([, value]) => typeof value !== 'string')) {
+        res.status(400).json({
+          type: 'oauth_error',
+          code: 'invalid_request',
+          message: 'The body must be a JSON object of string fields (grant_type, code, code_verifier, …).',
+          requestId: res.locals.requestId,
+        });
+        return;
+      }
+      req.headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
     req.url = OAUTH_ROUTES.token;
     return callback(req, res);
   });

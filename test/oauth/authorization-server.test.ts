@@ -210,6 +210,18 @@ describe('the authorization server (oauth4webapi)', () => {
       code: 'invalid_grant',
       message: expect.any(String),
     });
+    const json = await request(app().url, 'POST', '/v1/auth/token', {
+      body: {
+        grant_type: 'refresh_token',
+        refresh_token: refreshed.refresh_token,
+        client_id: client.client_id,
+      },
+    });
+    expect(json.status).toBe(200);
+    expect(json.body).toMatchObject({ token_type: 'Bearer', scope: 'svc:mcp' });
+    const badJson = await request(app().url, 'POST', '/v1/auth/token', { body: { grant_type: 1 } });
+    expect(badJson.status).toBe(400);
+    expect(badJson.body).toMatchObject({ type: 'oauth_error', code: 'invalid_request' });
     const unknownClient = await fetch(`${app().url}/v1/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
