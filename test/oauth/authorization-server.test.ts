@@ -407,12 +407,38 @@ describe('the authorization server (oauth4webapi)', () => {
     expect(refresh.status).toBe(400);
   });
 
-  it('stores no code or token in clear, and sweeps expired rows', async () => {
+  it('stores no code, token or client secret in clear, and sweeps expired rows', async () => {
     const tokens = await exchange();
+    const confidential = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        {
+          client_name: 'Server Agent',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+        insecure,
+      ),
+    );
+    const secret = String(confidential.client_secret);
+    expect(secret.length).toBeGreaterThan(20);
     const rows = await app().em().execute<{ payload: unknown }[]>(`select payload from oauth_models`);
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(tokens.access_token);
     expect(dump).not.toContain(tokens.refresh_token!);
+    expect(dump).not.toContain(secret);
+    // The sealed secret still authenticates the client (the bad code is then the only fault).
+    const withSecret = (value: string) =>
+      fetch(as.token_endpoint!, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${confidential.client_id}:${value}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT }),
+      }).then(async (r) => ((await r.json()) as { error: string }).error);
+    expect(await withSecret(secret)).toBe('invalid_grant');
+    expect(await withSecret(`${secret}x`)).toBe('invalid_client');
     const { sweepOAuth } = await import('../../src/domains/oauth/sweep.ts');
     await app()
       .em()

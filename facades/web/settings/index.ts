@@ -166,7 +166,7 @@ export function createSettingsRoutes(app: AppServices): Router {
     res.redirect(303, '/settings/sign-in');
   });
 
-  // Tokens. OAuth access tokens are listed with their app under Connected apps, not here.
+  // Tokens (OAuth access tokens are listed with their app under Connected apps).
   const showTokens = async (res: Response, error?: string, status = 200) => {
     const { accessTokens } = await run<{ accessTokens: Token[] }>(res, OPS.tokens);
     show(

@@ -25,6 +25,8 @@ export interface OAuthStoreOptions {
 /** The row key: ids of codes and tokens are their secrets, so only a hash of them is stored. */
 export const modelKey = (kind: string, id: string) => sha256Hex(`${kind}:${id}`);
 
+const SEALED = 'sealed:';
+
 /** Marks a payload whose `jti` (the id, not stored) is put back on reading. */
 const ID_ELIDED = '';
 
@@ -53,6 +55,10 @@ export function oauthAdapterClass(options: OAuthStoreOptions): new (kind: string
       const stored: Record<string, unknown> = { ...payload };
       if ('jti' in stored) stored.jti = ID_ELIDED;
       if (this.kind === 'Session') stored.sealedJti = seal(id, options.sealKey);
+      // A confidential client's secret must be compared in clear, so it is sealed rather than hashed.
+      if (this.kind === 'Client' && typeof stored.client_secret === 'string') {
+        stored.client_secret = `${SEALED}${seal(stored.client_secret, options.sealKey)}`;
+      }
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       const str = (value: unknown) => (typeof value === 'string' ? value : null);
       const accountId = str(payload.accountId);
@@ -130,6 +136,10 @@ export function oauthAdapterClass(options: OAuthStoreOptions): new (kind: string
 
     private restore(row: Row, id: string): Record<string, unknown> {
       const { sealedJti: _sealed, ...payload } = row.payload;
+      const secret = payload.client_secret;
+      if (typeof secret === 'string' && secret.startsWith(SEALED)) {
+        payload.client_secret = open(secret.slice(SEALED.length), options.sealKey);
+      }
       if (payload.jti === ID_ELIDED) payload.jti = id;
       if (row.consumed_at) payload.consumed = epoch(row.consumed_at);
       return payload;
