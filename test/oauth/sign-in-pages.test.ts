@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_FAILURES_PER_ACCOUNT } from '../../src/domains/accounts/sign-in.ts';
+import {
+  SIGN_IN_FAILURES_PER_ACCOUNT,
+  SIGN_IN_FAILURES_PER_IP,
+  signIn,
+} from '../../src/domains/accounts/sign-in.ts';
+import type { AppError } from '../../src/platform/errors.ts';
 import { useTestApp } from '../support/app.ts';
 import {
   accountWithPassword,
@@ -150,4 +155,31 @@ describe('sign-in, sign-up and consent pages', () => {
     const { redirect } = await signInAndApprove(app().url, authorizeUrl(), account, { decision: 'deny' });
     expect(new URL(redirect!).searchParams.get('error')).toBe('access_denied');
   });
+});
+
+describe('sign-in throttling per IP address', () => {
+  const app = useTestApp();
+
+  it(`answers 429 after ${SIGN_IN_FAILURES_PER_IP.points} failures from one address, whatever the emails`, async () => {
+    const { services } = app();
+    /** The error a failed sign-in throws (a success would be a test failure). */
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => {
+          throw new Error('signed in');
+        },
+        (error: AppError) => error,
+      );
+    const attempt = (i: number, ip = '203.0.113.7') =>
+      failure(
+        signIn(app().em(), services.rateLimits, { email: `nobody${i}@example.com`, password: 'wrong', ip }),
+      );
+    const codes: string[] = [];
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_IP.points; i++) codes.push((await attempt(i)).code);
+    expect(new Set(codes)).toEqual(new Set(['invalid_credentials']));
+    const blocked = await attempt(999);
+    expect(blocked).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+    expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await attempt(1000, '203.0.113.8')).code).toBe('invalid_credentials');
+  }, 60_000);
 });
