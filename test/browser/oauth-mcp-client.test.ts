@@ -122,7 +122,9 @@ describe('an MCP client connecting through OAuth', () => {
     ]);
     await page.close();
     expect(elsewhere).toEqual([]);
-    const code = new URL(callbacks.at(-1) ?? 'http://x/').searchParams.get('code');
+    // The browser may also ask the callback host for /favicon.ico.
+    const callback = callbacks.filter((url) => url.includes('/mcp-callback?')).at(-1);
+    const code = new URL(callback ?? 'http://x/').searchParams.get('code');
     expect(code).toBeTruthy();
     return code!;
   }
@@ -174,6 +176,29 @@ describe('an MCP client connecting through OAuth', () => {
     expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
     const me = await request(app().url, 'GET', '/v1/me', { token: after.access_token });
     expect(me.status).toBe(401);
+    await client.close().catch(() => {});
+  }, 60_000);
+
+  it('disconnecting the app in the settings pages ends the agent’s access on its next call', async () => {
+    provider.saved = undefined;
+    await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
+    const code = await approveInBrowser(provider.authorizationUrl!);
+    await new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }).finishAuth(code);
+    const client = await connect();
+    expect((await client.callTool({ name: 'get_profile', arguments: {} })).isError).toBeFalsy();
+
+    const page = await browser.newPage();
+    await page.goto(`${app().url}/settings/apps`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.goto(`${app().url}/settings/apps`);
+    await page.getByRole('button', { name: 'Disconnect Studio Agent' }).first().click();
+    await page.waitForURL(`${app().url}/settings/apps`);
+    await page.close();
+
+    // The SDK sees the 401, tries its refresh token (gone with the grant), and gives up.
+    await expect(client.callTool({ name: 'get_profile', arguments: {} })).rejects.toThrow();
     await client.close().catch(() => {});
   }, 60_000);
 });
