@@ -5,21 +5,13 @@ import { accountEmail, passwordSignIn, passwordSignUp } from '../../schema/oauth
 import type { AppServices } from '../../schema/services.ts';
 import { constantTimeEqual } from '../../src/platform/crypto.ts';
 import { isAppError } from '../../src/platform/errors.ts';
+import { statusForError } from '../rest/errors.ts';
 import { html } from '../web/pages/html.ts';
 import { sendPage } from '../web/pages/layout.ts';
 import { consentForm, SCOPE_DESCRIPTIONS, signInForm, signUpForm } from './pages/interaction-pages.ts';
 import { interactionPath } from './provider.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-const STATUS_OF_ERROR: Record<string, number> = {
-  authentication_error: 401,
-  locked_error: 423,
-  rate_limit_error: 429,
-  validation_error: 422,
-  conflict_error: 409,
-  invalid_request_error: 400,
-};
 
 /**
  * The pages oidc-provider sends a person to: sign in (or sign up), then approve or deny the client.
@@ -145,7 +137,7 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
       if (!isAppError(error)) throw error;
       if (error.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      await showSignIn(res, interaction, STATUS_OF_ERROR[error.type] ?? 400, error.message, email);
+      await showSignIn(res, interaction, statusForError(error.type), error.message, email);
     }
   });
 
@@ -180,7 +172,7 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
       if (!isAppError(error)) throw error;
       sendPage(
         res,
-        STATUS_OF_ERROR[error.type] ?? 400,
+        statusForError(error.type),
         'Create an account',
         signUpForm({
           action: `${interactionPath(interaction.uid)}/sign-up`,
