@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import express, { type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type Provider from 'oidc-provider';
 import { loadOAuthKeys } from '../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -21,6 +21,16 @@ const isProviderPath = (path: string) =>
 
 /** The spec's REST token endpoint ({base_url}/auth/token): the same grants, REST error envelope. */
 export const REST_TOKEN_PATH = '/v1/auth/token';
+
+function invalidTokenRequest(res: Response): void {
+  res.status(400).json({
+    type: 'oauth_error',
+    code: 'invalid_request',
+    message:
+      'The body must be form-encoded, or a JSON object of string fields (grant_type, code, code_verifier, …).',
+    ...(res.locals.requestId ? { requestId: res.locals.requestId } : {}),
+  });
+}
 
 export interface OAuthSurface {
   router: Router;
@@ -57,25 +67,26 @@ export function createOAuthRoutes(app: AppServices): OAuthSurface {
   // The REST form also takes JSON (the spec's default body): parsed here and handed over as form
   // fields (oidc-provider reads an already-parsed body; it logs once that it did).
   const json = express.json({ limit: '16kb', type: ['application/json', 'application/*+json'] });
-  router.post(REST_TOKEN_PATH, json, (req: Request, res: Response) => {
-    restTokenRequests.add(req);
-    if (req.is(['application/json', 'application/*+json'])) {
-      const body = req.body as unknown;
-      const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body) : null;
-      if (!fields || fields.some(([, value]) => typeof value !== 'string')) {
-        res.status(400).json({
-          type: 'oauth_error',
-          code: 'invalid_request',
-          message: 'The body must be a JSON object of string fields (grant_type, code, code_verifier, …).',
-          requestId: res.locals.requestId,
-        });
-        return;
+  router.post(
+    REST_TOKEN_PATH,
+    json,
+    (req: Request, res: Response) => {
+      restTokenRequests.add(req);
+      if (req.is(['application/json', 'application/*+json'])) {
+        const body = req.body as unknown;
+        const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body) : null;
+        if (!fields || fields.some(([, value]) => typeof value !== 'string')) {
+          return invalidTokenRequest(res);
+        }
+        req.headers['content-type'] = 'application/x-www-form-urlencoded';
       }
-      req.headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    req.url = OAUTH_ROUTES.token;
-    return callback(req, res);
-  });
+      req.url = OAUTH_ROUTES.token;
+      return callback(req, res);
+    },
+    // A body that is not JSON at all is the token endpoint's invalid_request too, in its envelope.
+    (_error: unknown, _req: Request, res: Response, _next: NextFunction) => invalidTokenRequest(res),
+  );
+
   router.use((req: Request, res: Response, next) => {
     if (isProviderPath(req.path)) return callback(req, res);
     next();

@@ -222,6 +222,9 @@ describe('the authorization server (oauth4webapi)', () => {
     const badJson = await request(app().url, 'POST', '/v1/auth/token', { body: { grant_type: 1 } });
     expect(badJson.status).toBe(400);
     expect(badJson.body).toMatchObject({ type: 'oauth_error', code: 'invalid_request' });
+    const notJson = await request(app().url, 'POST', '/v1/auth/token', { rawBody: '{"grant_type":' });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatchObject({ type: 'oauth_error', code: 'invalid_request' });
     const unknownClient = await fetch(`${app().url}/v1/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
