@@ -1,24 +1,23 @@
 /**
  * The official MCP client connects from nothing: 401 → discovery → registration → authorization with
  * PKCE, the person signing in and approving in headless chromium → token → tools/call get_profile. Then
- * refresh rotation, and reuse of a spent refresh token ending the agent's access.
+ * refresh rotation, reuse of a spent refresh token ending the agent's access, disconnection from the
+ * settings page doing the same, and a client identified by a metadata document URL (CIMD) on loopback.
  */
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOutboundClient } from '../../src/platform/http/index.ts';
 import { useTestApp } from '../support/app.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import { request } from '../support/http.ts';
+import { startHttpsReceiver } from '../support/https-receiver.ts';
+import { MemoryOAuthProvider } from '../support/mcp-oauth.ts';
 import { accountWithPassword } from '../support/oauth.ts';
 
 /** The agent's own loopback callback (RFC 8252): records where the browser came back to. */
@@ -27,72 +26,57 @@ const callbackServer = createServer((req, res) => {
   callbacks.push(`http://127.0.0.1${req.url}`);
   res.end('You can close this window.');
 });
-let REDIRECT = '';
+await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
+const REDIRECT = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/mcp-callback`;
 
-/** What an agent product keeps: its registration, its tokens, the verifier of the pending authorization. */
-class MemoryOAuthProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
+/** Where a CIMD client's metadata document lives (https on loopback, a throwaway certificate). */
+const documents = await startHttpsReceiver(
+  () => 200,
+  () => ({ 'content-type': 'application/json' }),
+  () =>
+    JSON.stringify({
+      client_id: documents.url('/studio/client.json'),
       client_name: 'Studio Agent',
       redirect_uris: [REDIRECT],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+    }),
+);
 
-const app = useTestApp();
+// Loopback documents are reachable only with private addresses allowed (the test's setting).
+const app = useTestApp(
+  { OUTBOUND_ALLOW_PRIVATE: 'true' },
+  {
+    services: {
+      outbound: createOutboundClient({
+        policy: { allowPrivate: true },
+        timeoutSeconds: 5,
+        extraCaCertificates: [documents.cert],
+      }),
+    },
+  },
+);
 let browser: Browser;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  REDIRECT = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/mcp-callback`;
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   callbackServer.close();
+  await documents.close();
 });
 
 describe('an MCP client connecting through OAuth', () => {
-  const provider = new MemoryOAuthProvider();
+  const provider = new MemoryOAuthProvider(() => REDIRECT);
   let account: { id: string; email: string; password: string };
   const mcpUrl = () => new URL(`${app().url}/api/mcp`);
 
-  async function connect(): Promise<Client> {
+  async function connect(authProvider = provider): Promise<Client> {
     const client = new Client({ name: 'studio-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }));
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider }));
     return client;
   }
 
@@ -200,5 +184,21 @@ describe('an MCP client connecting through OAuth', () => {
     // The SDK sees the 401, tries its refresh token (gone with the grant), and gives up.
     await expect(client.callTool({ name: 'get_profile', arguments: {} })).rejects.toThrow();
     await client.close().catch(() => {});
+  }, 60_000);
+
+  it('connects a client identified by its metadata document URL (CIMD), without registering', async () => {
+    const cimd = new MemoryOAuthProvider(() => REDIRECT, documents.url('/studio/client.json'));
+    await expect(connect(cimd)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(cimd.authorizationUrl?.searchParams.get('client_id')).toBe(documents.url('/studio/client.json'));
+    expect(cimd.client?.client_id).toBe(documents.url('/studio/client.json'));
+    // The authorization server fetches the document when the browser arrives.
+    const code = await approveInBrowser(cimd.authorizationUrl!);
+    expect(documents.hits.length).toBeGreaterThan(0);
+    await new StreamableHTTPClientTransport(mcpUrl(), { authProvider: cimd }).finishAuth(code);
+    const client = await connect(cimd);
+    const result = await client.callTool({ name: 'get_profile', arguments: {} });
+    const text = (result.content as { type: string; text: string }[])[0]!.text;
+    expect(JSON.parse(text)).toMatchObject({ profile: { email: account.email } });
+    await client.close();
   }, 60_000);
 });
