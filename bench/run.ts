@@ -9,6 +9,7 @@ const BENCHES: Record<string, string> = {
   webhooks: './webhooks.ts',
   'cover-art': './cover-art.ts',
   analytics: './analytics.ts',
+  oauth: './oauth.ts',
 };
 
 const wanted = process.argv.slice(2);

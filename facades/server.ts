@@ -9,10 +9,14 @@ import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
+import { createOAuthRoutes } from './oauth/index.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
 import { createAgentApi } from './rpc/index.ts';
+import { originGuard } from './rpc/origin-guard.ts';
+import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
+import { createSettingsRoutes } from './web/settings/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers['x-request-id'];
@@ -31,14 +35,22 @@ export function createApp(app: AppServices): Express {
   http.set('etag', false);
   http.set('trust proxy', 'loopback');
   http.use(requestIds);
+  http.use((_req: Request, res: Response, next: NextFunction) => {
+    res.locals.resourceMetadata = resourceMetadataUrl(app.config);
+    next();
+  });
 
+  // Before every body parser: the authorization server reads its own bodies.
+  http.use(createOAuthRoutes(app).router);
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
   http.use('/v1', createRestApi(app));
+  http.use('/api/mcp', originGuard(app.config));
   http.use('/api/mcp/upload', createUploadRoutes(app));
   http.use('/api/mcp', createAgentApi(app));
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
+  http.use(createSettingsRoutes(app));
 
   http.use(bodyParserErrors);
   http.use((req: Request, res: Response) => {

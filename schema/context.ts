@@ -4,6 +4,7 @@ import type { Principal } from '../src/domains/accounts/principal.ts';
 
 export type { Principal };
 
+import { mcpResourceUrl } from '../src/domains/oauth/resource.ts';
 import { authenticateUploadToken } from '../src/domains/uploads/sessions/authenticate-upload-token.ts';
 import { unauthenticated } from '../src/platform/errors.ts';
 import type { AppServices } from './services.ts';
@@ -53,7 +54,11 @@ export function bearerToken(header: string | null | undefined): string | null {
 /** The one place a request becomes a Principal, for all three surfaces. No token → anonymous. */
 export async function authenticate(app: AppServices, token: string | null): Promise<Principal | null> {
   if (token === null) return null;
-  return app.verifiedTokens.authenticate(() => app.orm.em.fork(), token);
+  const principal = await app.verifiedTokens.authenticate(() => app.orm.em.fork(), token);
+  if (principal.tokenKind === 'oauth' && principal.audience !== mcpResourceUrl(app.config)) {
+    throw unauthenticated('The bearer token was issued for another resource.', 'invalid_audience');
+  }
+  return principal;
 }
 
 /** A scoped upload token (header `x-mcp-upload-token`): acts on its one session only. */

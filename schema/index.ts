@@ -4,6 +4,7 @@ import './scalars.ts';
 import './platform/service-status.ts';
 import './accounts/profile.ts';
 import './accounts/access-tokens.ts';
+import './oauth/connected-apps.ts';
 import './credits/credits.ts';
 import './credits/pricing.ts';
 import './catalog/stores.ts';

@@ -1,9 +1,11 @@
 import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
+import { WebSession } from './domains/accounts/web-session.entity.ts';
 import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
+import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
@@ -33,4 +35,6 @@ export const entities = [
   ...deliveryEntities,
   ...webhookEntities,
   ...analyticsEntities,
+  OAuthModel,
+  WebSession,
 ];

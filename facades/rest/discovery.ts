@@ -5,6 +5,7 @@ import { DISCOVERY_OPERATIONS } from './openapi/discovery-operations.ts';
 import { API_DESCRIPTION, API_TITLE, API_VERSION, buildOpenApiDocument } from './openapi/document.ts';
 import { renderApiReference } from './openapi/html.ts';
 import { toOpenApiPath } from './openapi/paths.ts';
+import { TOKEN_ENDPOINT } from './openapi/token-endpoint.ts';
 import type { OpenApiDocument } from './openapi/types.ts';
 import type { RestRoute } from './route.ts';
 import { restRoutes } from './routes/index.ts';
@@ -41,6 +42,12 @@ export function apiIndex(routes: readonly RestRoute[], publicUrl: string): ApiIn
       summary: route.summary,
       auth: route.auth,
     })),
+    {
+      method: TOKEN_ENDPOINT.method,
+      path: `/v1${TOKEN_ENDPOINT.path}`,
+      summary: TOKEN_ENDPOINT.summary,
+      auth: TOKEN_ENDPOINT.auth,
+    },
   ];
   return {
     name: API_TITLE,

@@ -32,7 +32,14 @@ export interface ErrorEnvelope {
 
 /** The documented REST error body, with the headers its status calls for. */
 export function sendError(res: Response, envelope: ErrorEnvelope): void {
-  if (envelope.type === 'authentication_error') res.setHeader('WWW-Authenticate', 'Bearer realm="tributary"');
+  if (envelope.type === 'authentication_error') {
+    // The app sets res.locals.resourceMetadata: an agent starts its OAuth discovery from this challenge.
+    const metadata = res.locals.resourceMetadata as string | undefined;
+    res.setHeader(
+      'WWW-Authenticate',
+      metadata ? `Bearer realm="tributary", resource_metadata="${metadata}"` : 'Bearer realm="tributary"',
+    );
+  }
   if (envelope.retryAfterSeconds !== undefined)
     res.setHeader('Retry-After', String(Math.ceil(envelope.retryAfterSeconds)));
   const requestId = envelope.requestId || (res.locals.requestId as string | undefined);

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { JSONRPCID } from 'json-rpc-2.0';
+import { OAUTH_SCOPE } from '../../schema/oauth/authorization.ts';
 import type { AppConfig } from '../../src/platform/config.ts';
 import type { AppError } from '../../src/platform/errors.ts';
 import { rpcErrorFrom, rpcErrorFromAppError } from './errors.ts';
@@ -44,7 +45,7 @@ export function sendChallenge(
   isBatch: boolean,
   invalid: AppError | null,
 ): void {
-  let header = `Bearer resource_metadata="${resourceMetadataUrl(config)}"`;
+  let header = `Bearer resource_metadata="${resourceMetadataUrl(config)}", scope="${OAUTH_SCOPE}"`;
   if (invalid) header += `, error="invalid_token", error_description="${quoted(invalid.message)}"`;
   res.setHeader('WWW-Authenticate', header);
 

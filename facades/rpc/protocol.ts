@@ -1,3 +1,4 @@
+import { mcpResourceUrl } from '../../schema/oauth/authorization.ts';
 import type { AppConfig } from '../../src/platform/config.ts';
 
 /** MCP protocol revisions this server speaks, newest first. */
@@ -39,7 +40,7 @@ export const INSTRUCTIONS =
 /** Scopes a token for this resource may carry (kept in step with the accounts domain). */
 export const SCOPES_SUPPORTED = ['svc:mcp', 'svc:fraud'];
 
-export const mcpEndpoint = (config: Pick<AppConfig, 'PUBLIC_URL'>) => `${config.PUBLIC_URL}/api/mcp`;
+export const mcpEndpoint = mcpResourceUrl;
 
 export const resourceMetadataUrl = (config: Pick<AppConfig, 'PUBLIC_URL'>) =>
   `${config.PUBLIC_URL}/.well-known/oauth-protected-resource/api/mcp`;

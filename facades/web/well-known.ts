@@ -1,4 +1,5 @@
-import type { AppConfig } from '../../src/platform/config.ts';
+import { OAUTH_SCOPE } from '../../schema/oauth/authorization.ts';
+import { type AppConfig, baseUrl } from '../../src/platform/config.ts';
 import {
   agentDocsUrl,
   mcpEndpoint,
@@ -20,7 +21,8 @@ export function protectedResourceMetadata(config: Config): Record<string, unknow
   return {
     resource: mcpEndpoint(config),
     authorization_servers: [config.PUBLIC_URL],
-    scopes_supported: SCOPES_SUPPORTED,
+    // What an agent can be granted through OAuth (svc:fraud is for personal access tokens only).
+    scopes_supported: [OAUTH_SCOPE],
     bearer_methods_supported: ['header'],
     resource_name: SERVER_TITLE,
     resource_documentation: agentDocsUrl(config),
@@ -56,5 +58,28 @@ export function serverCard(
       mimeType: resource.mimeType,
       description: resource.description,
     })),
+  };
+}
+
+/** RFC 9727 API catalog: a linkset naming the REST API and the MCP endpoint with their descriptions. */
+export function apiCatalog(config: Config): Record<string, unknown> {
+  const base = baseUrl(config);
+  return {
+    linkset: [
+      {
+        anchor: base,
+        'service-desc': [{ href: `${base}/openapi.json`, type: 'application/vnd.oai.openapi+json' }],
+        'service-doc': [{ href: `${base}/`, type: 'application/json' }],
+        status: [{ href: `${base}/status`, type: 'application/json' }],
+      },
+      {
+        anchor: mcpEndpoint(config),
+        'service-desc': [
+          { href: `${config.PUBLIC_URL}/.well-known/mcp/server-card.json`, type: 'application/json' },
+        ],
+        'service-doc': [{ href: agentDocsUrl(config), type: 'text/markdown' }],
+        'service-meta': [{ href: resourceMetadataUrl(config), type: 'application/json' }],
+      },
+    ],
   };
 }

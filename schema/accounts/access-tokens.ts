@@ -69,7 +69,8 @@ const CreatedTokenRef = builder.objectRef<CreatedToken>('CreatedAccessToken').im
 builder.queryField('accessTokens', (t) =>
   t.field({
     type: [AccessTokenRef],
-    description: 'Your personal access tokens (secrets are never shown again), newest first.',
+    description:
+      'Your personal and verified-email access tokens (secrets are never shown again), newest first. OAuth tokens are under connectedApps.',
     authScopes: MCP,
     resolve: (_root, _args, context) => listTokens(context.em, requirePrincipal(context).accountId),
   }),

@@ -22,7 +22,7 @@ import { createRedisPubSub } from '../platform/events/pubsub.ts';
 import { assertNodeVersion } from '../platform/runtime.ts';
 
 const USAGE = `usage: npm run admin -- <command> [options]
-  account:create --email E [--first-name F] [--last-name L] [--credits N] [--scopes svc:mcp,svc:fraud]
+  account:create --email E [--password P] [--first-name F] [--last-name L] [--credits N] [--scopes svc:mcp,svc:fraud]
                  [--insider] [--patron] [--admin] [--expires 30d|90d|1y|none] [--token-name NAME]
   token:create   (--email E | --account ID) [--name NAME] [--scopes ...] [--expires ...]
   token:revoke   --token-id ID
@@ -30,6 +30,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
 
 const OPTIONS = {
   email: { type: 'string' },
+  password: { type: 'string' },
   account: { type: 'string' },
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
@@ -93,6 +94,7 @@ async function createAccountWithToken(
     isInsider: options.insider ?? false,
     isPatron: options.patron ?? false,
     isAdmin: options.admin ?? false,
+    password: options.password ?? null,
   });
   const issued = await issueToken(em, {
     accountId: account.id,

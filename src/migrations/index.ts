@@ -7,6 +7,8 @@ import { Migration20261122084457_delivery } from './Migration20261122084457_deli
 import { Migration20261122084948_ugc_policies } from './Migration20261122084948_ugc_policies.ts';
 import { Migration20261122085835_webhooks } from './Migration20261122085835_webhooks.ts';
 import { Migration20261125102819_analytics } from './Migration20261125102819_analytics.ts';
+import { Migration20261125103117_oauth } from './Migration20261125103117_oauth.ts';
+import { Migration20261125105155_web_sessions } from './Migration20261125105155_web_sessions.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -19,4 +21,6 @@ export const migrationsList = [
   { name: 'Migration20261122084948_ugc_policies', class: Migration20261122084948_ugc_policies },
   { name: 'Migration20261122085835_webhooks', class: Migration20261122085835_webhooks },
   { name: 'Migration20261125102819_analytics', class: Migration20261125102819_analytics },
+  { name: 'Migration20261125103117_oauth', class: Migration20261125103117_oauth },
+  { name: 'Migration20261125105155_web_sessions', class: Migration20261125105155_web_sessions },
 ];

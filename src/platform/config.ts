@@ -50,6 +50,19 @@ const configSchema = z
     GEMINI_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     FRAUD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
     FRAUD_DAILY_QUOTA: z.coerce.number().int().min(1).max(10_000_000).default(100),
+    OAUTH_KEYS: z.string().min(2).optional(),
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+    OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(url(['http', 'https']))),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

@@ -10,6 +10,7 @@ import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
 import { startAnalyticsRunner } from './analytics-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
+import { startOAuthSweeper } from './oauth-sweeper.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
 export interface BackgroundDeps {
@@ -32,6 +33,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   const em = () => deps.orm.em.fork();
   await deps.relay.start();
   const stopSweeper = startUploadSweeper({ em, scratch: deps.scratch, logger: deps.logger });
+  const stopOAuthSweeper = startOAuthSweeper({ em, logger: deps.logger });
   const jobs = await startJobs({ url: String(deps.orm.config.get('clientUrl')), logger: deps.logger });
   const stopDeliveries = await startDeliveryRunner({
     boss: jobs.boss,
@@ -65,6 +67,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   };
   return async () => {
     stopSweeper();
+    stopOAuthSweeper();
     await Promise.all([stopDeliveries(), stopAnalytics(), dispatcher.stop(), stopWebhooks()]);
     await jobs.stop();
     await deps.relay.stop();

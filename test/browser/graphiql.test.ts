@@ -2,32 +2,17 @@
  * GraphiQL in a real browser (Debian's chromium, driven by playwright-core): the page loads with no
  * request leaving the service, and runs `{ me { email } }` against it. CI installs chromium.
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.ts';
+import { launchChromium } from '../support/browser.ts';
 import { accountWithToken } from '../support/factories.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const app = useTestApp({ GRAPHIQL: 'true' });
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` (CI does).`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

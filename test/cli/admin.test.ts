@@ -81,6 +81,25 @@ describe('operator CLI (npm run admin)', () => {
     expect((await request(app.url, 'GET', '/v1/me', { token: token.token })).status).toBe(401);
   });
 
+  it('account:create --password stores an argon2id hash and refuses a weak password', async () => {
+    const password = 'a long operator password';
+    await admin('account:create', '--email', 'pw@example.com', '--password', password);
+    const [row] = await app
+      .em()
+      .execute<{ password_hash: string }[]>(
+        `select password_hash from accounts where email = 'pw@example.com'`,
+      );
+    expect(row!.password_hash).toMatch(/^\$argon2id\$/);
+    const { verifyPassword } = await import('../../src/domains/accounts/password.ts');
+    expect(await verifyPassword(row!.password_hash, password)).toBe(true);
+    const weak = await admin('account:create', '--email', 'weak@example.com', '--password', 'short').catch(
+      (e) => e,
+    );
+    expect(weak.code).toBe(1);
+    expect(JSON.parse(weak.stderr.trim().split('\n').at(-1))).toMatchObject({ code: 'weak_password' });
+    expect(weak.stderr).not.toContain('short"');
+  });
+
   it('rejects bad input with a usage message and exit code 2 or 1', async () => {
     const unknown = await admin('nope').catch((e) => e);
     expect(unknown.code).toBe(2);

@@ -268,7 +268,7 @@ describe('agent interface: JSON-RPC over HTTP', () => {
     it('challenges a request without a token: 401, WWW-Authenticate, and the metadata it points to', async () => {
       const response = await rpc({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
       expect(response.status).toBe(401);
-      const challenge = `Bearer resource_metadata="${app().url}/.well-known/oauth-protected-resource/api/mcp"`;
+      const challenge = `Bearer resource_metadata="${app().url}/.well-known/oauth-protected-resource/api/mcp", scope="svc:mcp"`;
       expect(response.headers.get('www-authenticate')).toBe(challenge);
       expect(response.body).toMatchObject({
         jsonrpc: '2.0',
@@ -281,7 +281,7 @@ describe('agent interface: JSON-RPC over HTTP', () => {
       expect(metadata.body).toMatchObject({
         resource: `${app().url}/api/mcp`,
         authorization_servers: [app().url],
-        scopes_supported: ['svc:mcp', 'svc:fraud'],
+        scopes_supported: ['svc:mcp'],
         bearer_methods_supported: ['header'],
         resource_documentation: `${app().url}/api/mcp/docs`,
       });

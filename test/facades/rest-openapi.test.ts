@@ -368,7 +368,11 @@ describe('buildOpenApiDocument on rows beyond the current table', () => {
       'string',
       'null',
     ]);
-    expect(document.tags.map((tag) => tag.name)).toEqual(['Discovery and metadata', 'Tokens']);
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'Discovery and metadata',
+      'Tokens',
+      'Authentication',
+    ]);
     expect(document.servers).toEqual([{ url: 'https://api.example.test/v1' }]);
   });
 

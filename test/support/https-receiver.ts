@@ -19,6 +19,7 @@ export interface Hit {
 export async function startHttpsReceiver(
   status: () => number = () => 200,
   headers: () => Record<string, string> = () => ({}),
+  body: (pathname: string) => string = () => '',
 ) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tributary-receiver-'));
   const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
@@ -41,7 +42,7 @@ export async function startHttpsReceiver(
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.timeOrigin + performance.now(),
       });
-      res.writeHead(status(), headers()).end();
+      res.writeHead(status(), headers()).end(body(req.url ?? '/'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -7,6 +7,7 @@ import { ERROR_RESPONSES, ERROR_SCHEMA, errorStatusesFor } from './errors.ts';
 import { routeInputs } from './parameters.ts';
 import { pathParameterNames, toOpenApiPath } from './paths.ts';
 import { responseSchema } from './selection.ts';
+import { TOKEN_ENDPOINT, TOKEN_ENDPOINT_OPERATION } from './token-endpoint.ts';
 import type {
   HttpMethodKey,
   OpenApiDocument,
@@ -115,6 +116,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], options: Buil
   for (const route of routes) {
     add(toOpenApiPath(route.path), route.method, route.tag, routeOperation(route, schema));
   }
+  add(TOKEN_ENDPOINT.path, TOKEN_ENDPOINT.method, TOKEN_ENDPOINT.tag, TOKEN_ENDPOINT_OPERATION);
 
   const responses: OpenApiDocument['components']['responses'] = {};
   for (const { name, response } of Object.values(ERROR_RESPONSES)) responses[name] = response;

@@ -24,6 +24,9 @@ export const AccessToken = defineEntity({
     expiresAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    /** OAuth access tokens: the grant that issued them (revoking the grant revokes them) and their audience. */
+    grantId: p.string().length(100).nullable().index(),
+    audience: p.string().length(500).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -18,6 +18,8 @@ export const Account = defineEntity({
     isPatron: p.boolean().default(false),
     isAdmin: p.boolean().default(false),
     provenance: p.string().length(100).nullable(),
+    /** argon2id PHC string (docs/oauth.md); null: the account cannot sign in with a password. */
+    passwordHash: p.string().length(200).nullable().lazy(),
     /** Current credit balance; changed only together with a credit_transactions row. */
     creditBalance: p.integer().default(0),
     creditsUpdatedAt: p.datetime().onCreate(() => new Date()),

@@ -34,6 +34,7 @@ export async function verifyTokenHash(
       scopes: new Set(record.scopes.filter(isScope) as Scope[]),
       tokenId: record.id,
       tokenKind: record.kind,
+      audience: record.audience ?? null,
     },
     expiresAt: record.expiresAt ?? null,
   };

@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalidRequest } from '../../platform/errors.ts';
 import { Account } from './account.entity.ts';
+import { assertStrongPassword, hashPassword } from './password.ts';
 
 export interface CreateAccountInput {
   email: string;
@@ -11,6 +12,8 @@ export interface CreateAccountInput {
   isPatron?: boolean;
   isAdmin?: boolean;
   provenance?: string | null;
+  /** Lets the person sign in on the web pages (stored only as an argon2id hash). */
+  password?: string | null;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -24,8 +27,12 @@ export function normaliseEmail(email: string): string {
 }
 
 export async function createAccount(em: EntityManager, input: CreateAccountInput): Promise<Account> {
+  const email = normaliseEmail(input.email);
+  if (input.password != null) assertStrongPassword(input.password);
+  const passwordHash = input.password != null ? await hashPassword(input.password) : null;
   const account = em.create(Account, {
-    email: normaliseEmail(input.email),
+    email,
+    passwordHash,
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
     isInsider: input.isInsider ?? false,

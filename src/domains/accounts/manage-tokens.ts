@@ -11,8 +11,16 @@ export function tokenStatus(token: AccessToken, now = new Date()): TokenStatus {
   return 'active';
 }
 
+/**
+ * The tokens a person manages: personal and verified-email ones. OAuth access tokens (one per hour per
+ * app) belong to their connected app and are listed and ended there (connected-apps.ts).
+ */
 export async function listTokens(em: EntityManager, accountId: string): Promise<AccessToken[]> {
-  return em.find(AccessToken, { account: accountId }, { orderBy: { createdAt: 'desc' } });
+  return em.find(
+    AccessToken,
+    { account: accountId, kind: { $ne: 'oauth' } },
+    { orderBy: { createdAt: 'desc' } },
+  );
 }
 
 /** Revocation is immediate: the next request with the token fails. Revoking twice is harmless. */

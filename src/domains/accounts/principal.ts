@@ -6,7 +6,12 @@ export interface Principal {
   accountId: string;
   scopes: ReadonlySet<Scope>;
   tokenId: string;
-  /** `upload`: a scoped upload token, valid for `uploadSessionId` only. */
-  tokenKind: TokenKind | 'upload';
+  /**
+   * `upload`: a scoped upload token, valid for `uploadSessionId` only. `session`: the account holder
+   * signed in to the developer settings pages (a cookie, not a bearer token).
+   */
+  tokenKind: TokenKind | 'upload' | 'session';
   uploadSessionId?: string;
+  /** OAuth access tokens: the resource they were issued for (RFC 8707); null for the others. */
+  audience?: string | null;
 }

@@ -21,6 +21,10 @@ export interface RateLimits {
    * rate_limit_error with retryAfterSeconds.
    */
   consume(rule: LimitRule, subject: string, message: string): Promise<{ remaining: number }>;
+  /** Seconds until `subject` may go on when its points are spent under `rule`, else 0 (takes none). */
+  blockedFor(rule: LimitRule, subject: string): Promise<number>;
+  /** Forgets what `subject` spent under `rule` (a success ends a run of failures). */
+  reset(rule: LimitRule, subject: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +76,14 @@ export function createRateLimits(options: {
         }
         throw result;
       }
+    },
+    blockedFor: async (rule, subject) => {
+      const result = await limiterFor(rule).get(subject);
+      if (!result || result.consumedPoints < rule.points) return 0;
+      return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+    },
+    reset: async (rule, subject) => {
+      await limiterFor(rule).delete(subject);
     },
     close: async () => {
       await pool?.end();

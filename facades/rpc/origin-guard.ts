@@ -1,0 +1,62 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { AppConfig } from '../../src/platform/config.ts';
+import { JSONRPC_SERVER_ERROR } from './errors.ts';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** `host[:port]` with loopback names folded together (localhost, 127.0.0.1 and [::1] are one host). */
+function canonicalHost(hostname: string, port: string): string {
+  const name = hostname.toLowerCase();
+  return `${LOOPBACK_NAMES.has(name) ? 'loopback' : name}:${port}`;
+}
+
+function hostOfUrl(url: URL): string {
+  return canonicalHost(url.hostname, url.port || (url.protocol === 'https:' ? '443' : '80'));
+}
+
+function parseHostHeader(value: string, defaultPort: string): string | null {
+  if (!URL.canParse(`http://${value}`)) return null;
+  const url = new URL(`http://${value}`);
+  return canonicalHost(url.hostname, url.port || defaultPort);
+}
+
+/**
+ * DNS-rebinding protection for /api/mcp: a web page that makes evil.example resolve to this server
+ * sends `Host: evil.example` and `Origin: http://evil.example`. Both must name PUBLIC_URL (loopback
+ * names count as one) or an origin of MCP_ALLOWED_ORIGINS; a request without Origin (an agent, not a
+ * browser) is checked on Host alone. Refused: 403 with a JSON-RPC error, before anything is read.
+ */
+export function originGuard(config: Pick<AppConfig, 'PUBLIC_URL' | 'MCP_ALLOWED_ORIGINS'>) {
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const allowed = [publicUrl, ...config.MCP_ALLOWED_ORIGINS.map((origin) => new URL(origin))];
+  const origins = new Set(allowed.map((url) => `${url.protocol}//${hostOfUrl(url)}`));
+  const hosts = new Set(allowed.map(hostOfUrl));
+  const defaultPort = publicUrl.protocol === 'https:' ? '443' : '80';
+
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const origin = req.get('origin');
+    const host = req.host;
+    let refused: string | null = null;
+    if (origin !== undefined) {
+      const parsed = URL.canParse(origin) ? new URL(origin) : null;
+      if (!parsed || !origins.has(`${parsed.protocol}//${hostOfUrl(parsed)}`)) refused = `Origin ${origin}`;
+    }
+    if (!refused && host) {
+      const canonical = parseHostHeader(host, defaultPort);
+      if (!canonical || !hosts.has(canonical)) refused = `Host ${host}`;
+    }
+    if (!refused) {
+      next();
+      return;
+    }
+    res.status(403).json({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: JSONRPC_SERVER_ERROR,
+        message: `${refused} is not allowed here (DNS-rebinding protection); allowed: ${[...origins].join(', ').replaceAll('loopback', 'localhost')}.`,
+        data: { type: 'permission_error', code: 'origin_not_allowed' },
+      },
+    });
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * What the authorization server (facades/oauth, on oidc-provider) needs from the accounts and OAuth
+ * domains: its storage, its keys, and password sign-in and sign-up. These are not GraphQL operations:
+ * they run before there is a bearer token to run one with.
+ */
+import { Account } from '../../src/domains/accounts/account.entity.ts';
+import { createAccount } from '../../src/domains/accounts/create-account.ts';
+import { signIn } from '../../src/domains/accounts/sign-in.ts';
+import { type OAuthAdapter, oauthAdapterClass } from '../../src/domains/oauth/model-store.ts';
+import type { AppServices } from '../services.ts';
+
+export { loadOAuthKeys, type OAuthKeys } from '../../src/domains/oauth/keys.ts';
+export { mcpResourceUrl, OAUTH_SCOPE } from '../../src/domains/oauth/resource.ts';
+
+/** oidc-provider's adapter over PostgreSQL; revoked access tokens leave every instance's cache. */
+export function oauthStorage(app: AppServices, sealKey: Uint8Array): new (kind: string) => OAuthAdapter {
+  return oauthAdapterClass({
+    em: () => app.orm.em.fork(),
+    sealKey,
+    onRevoked: async (ids) => {
+      await Promise.all(ids.map((id) => app.verifiedTokens.revoked(id)));
+    },
+  });
+}
+
+/** The account id for an email and password; throws invalid_credentials, account_locked or 429. */
+export async function passwordSignIn(
+  app: AppServices,
+  input: { email: string; password: string; ip: string },
+): Promise<string> {
+  return (await signIn(app.orm.em.fork(), app.rateLimits, input)).id;
+}
+
+/** A new account with a password (email_taken, weak_password, invalid email refused); its id. */
+export async function passwordSignUp(
+  app: AppServices,
+  input: { email: string; password: string; firstName: string | null; lastName: string | null },
+): Promise<string> {
+  return (await createAccount(app.orm.em.fork(), input)).id;
+}
+
+export async function accountExists(app: AppServices, accountId: string): Promise<boolean> {
+  return (await app.orm.em.fork().count(Account, { id: accountId })) > 0;
+}
+
+export async function accountEmail(app: AppServices, accountId: string): Promise<string | null> {
+  const account = await app.orm.em.fork().findOne(Account, { id: accountId }, { fields: ['email'] });
+  return account?.email ?? null;
+}

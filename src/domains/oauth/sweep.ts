@@ -1,0 +1,22 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Expired OAuth access tokens stay listed this long (a person may wonder why an agent stopped). */
+const EXPIRED_ACCESS_TOKENS_KEPT = '7 days';
+
+/** Deletes the authorization server's expired models, long-expired OAuth access tokens and settings sessions. */
+export async function sweepOAuth(
+  em: EntityManager,
+  now = new Date(),
+): Promise<{ models: number; tokens: number }> {
+  const models = await em.execute<{ count: string }[]>(
+    `with gone as (delete from oauth_models where expires_at <= ? returning 1) select count(*) from gone`,
+    [now],
+  );
+  const tokens = await em.execute<{ count: string }[]>(
+    `with gone as (delete from access_tokens where kind = 'oauth' and expires_at <= ?::timestamptz - interval '${EXPIRED_ACCESS_TOKENS_KEPT}'
+       returning 1) select count(*) from gone`,
+    [now],
+  );
+  await em.execute('delete from web_sessions where expires_at <= ?', [now]);
+  return { models: Number(models[0]?.count ?? 0), tokens: Number(tokens[0]?.count ?? 0) };
+}
