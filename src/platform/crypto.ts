@@ -1,13 +1,16 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A high-entropy secret with a recognisable prefix (e.g. `svc_pat_…`): 32 random bytes, base64url. */
 export function generateSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
 
-/** Secrets with 256 bits of entropy need no slow hash: SHA-256 is the stored form and the lookup key. */
+/**
+ * Secrets with 256 bits of entropy need no slow hash: SHA-256 is the stored form and the lookup key.
+ * One-shot `hash` (no Hash object): every authenticated request computes one.
+ */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

@@ -27,7 +27,10 @@ it("webhookDeliveriesConnection pages an endpoint's log; another account's endpo
   }
   const first = await waitFor(
     async () => (await graphql(app().url, PAGE, { id: endpointId }, account.token)).body,
-    (body) => (body.data?.webhookDeliveriesConnection.edges.length ?? 0) === 2,
+    // All three deliveries recorded (the dispatcher fans them out one by one): a full page and more.
+    (body) =>
+      (body.data?.webhookDeliveriesConnection.edges.length ?? 0) === 2 &&
+      body.data?.webhookDeliveriesConnection.pageInfo.hasNextPage === true,
     15_000,
   );
   const page = first.data.webhookDeliveriesConnection;
