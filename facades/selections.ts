@@ -139,3 +139,8 @@ export const WEBHOOK_DELIVERY_FIELDS = /* GraphQL */ `
   response_status: responseStatus latency_ms: latencyMs last_error: lastError next_attempt_at: nextAttemptAt
   created_at: createdAt delivered_at: deliveredAt
 `;
+
+export const CHECKOUT_FIELDS = /* GraphQL */ `
+  ... on HostedCreditCheckout { uiMode url sessionId publishableKey amount currency credits expiresAt packageId }
+  ... on EmbeddedCreditCheckout { clientSecret publishableKey uiMode packageId }
+`;

@@ -13,6 +13,7 @@ import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
 import { createAgentApi } from './rpc/index.ts';
 import { createWebRoutes } from './web/index.ts';
+import { createPaymentRoutes } from './web/payments.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers['x-request-id'];
@@ -34,6 +35,8 @@ export function createApp(app: AppServices): Express {
 
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
+  // Before /v1's JSON parser: payment events are verified over their raw bytes.
+  http.use(createPaymentRoutes(app));
   http.use('/v1', createRestApi(app));
   http.use('/api/mcp/upload', createUploadRoutes(app));
   http.use('/api/mcp', createAgentApi(app));

@@ -6,6 +6,8 @@ import './accounts/profile.ts';
 import './accounts/access-tokens.ts';
 import './credits/credits.ts';
 import './credits/pricing.ts';
+import './credits/checkout.ts';
+import './credits/payment-wire.ts';
 import './catalog/stores.ts';
 import './catalog/language-script-codes.ts';
 import './catalog/metadata-rules.ts';

@@ -3,6 +3,9 @@ import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/v
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import type { PaymentsPort } from '../src/domains/payments/port.ts';
+import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
+import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
@@ -36,6 +39,8 @@ export interface AppServices {
   rateLimits: RateLimits;
   /** The Distributor port: who delivers releases to stores (DISTRIBUTOR; the sandbox by default). */
   distributor: Distributor;
+  /** The payments port: Stripe with STRIPE_SECRET_KEY, else the sandbox (pages of ours, test cards). */
+  payments: PaymentsPort;
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
@@ -65,14 +70,29 @@ function distributorFor(config: AppConfig): Distributor {
   }
 }
 
+function paymentsFor(config: AppConfig, secretKey: Uint8Array): PaymentsPort {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET && config.STRIPE_PUBLISHABLE_KEY) {
+    return createStripePayments({
+      secretKey: config.STRIPE_SECRET_KEY,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      publishableKey: config.STRIPE_PUBLISHABLE_KEY,
+      apiBase: config.STRIPE_API_BASE,
+    });
+  }
+  return createSandboxPayments({ publicUrl: config.PUBLIC_URL, secretKey });
+}
+
 /** Builds the services from configuration: the same wiring for the server, the tests and the benches. */
 export async function buildAppServices(
   config: AppConfig,
   orm: Orm,
   logger: Logger,
   version: string,
-  overrides: Partial<Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor'>> = {},
+  overrides: Partial<
+    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'payments'>
+  > = {},
 ): Promise<AppServices> {
+  const webhookSecretKey = loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
   const pubsub = config.REDIS_URL
@@ -114,13 +134,14 @@ export async function buildAppServices(
         onConnectionError: connectionError('rate limits'),
       }),
     distributor: overrides.distributor ?? distributorFor(config),
+    payments: overrides.payments ?? paymentsFor(config, webhookSecretKey),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,
     releaseStatuses,
     profiles,
     health: new HealthMonitor(() => orm.em.fork().execute('select 1')),
-    webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
+    webhookSecretKey,
     webhookOutbound: createOutboundClient({
       policy: outboundPolicyFromConfig(config),
       timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,

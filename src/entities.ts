@@ -1,8 +1,10 @@
 import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
+import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
+import { paymentEntities } from './domains/payments/entities.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
@@ -18,6 +20,7 @@ export const entities = [
   Account,
   AccessToken,
   CreditTransaction,
+  AutoReloadSetting,
   StoredFile,
   UploadSession,
   UploadChunk,
@@ -31,4 +34,5 @@ export const entities = [
   OutboxEvent,
   ...deliveryEntities,
   ...webhookEntities,
+  ...paymentEntities,
 ];

@@ -40,6 +40,19 @@ const configSchema = z
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')
       .optional(),
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, 'must be a Stripe signing secret (whsec_…)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Stripe publishable key (pk_…)')
+      .optional(),
+    STRIPE_API_BASE: url(['http', 'https']).optional(),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -50,6 +63,10 @@ const configSchema = z
   .refine((c) => c.STORAGE_DRIVER !== 's3' || c.S3_BUCKET, {
     message: 'S3_BUCKET is required when STORAGE_DRIVER=s3',
     path: ['S3_BUCKET'],
+  })
+  .refine((c) => !c.STRIPE_SECRET_KEY || (c.STRIPE_WEBHOOK_SECRET && c.STRIPE_PUBLISHABLE_KEY), {
+    message: 'STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY are required with STRIPE_SECRET_KEY',
+    path: ['STRIPE_SECRET_KEY'],
   });
 
 type RawConfig = z.infer<typeof configSchema>;

@@ -191,6 +191,16 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   await call('GET /api/mcp/docs/metadata-rules', 'GET', '/api/mcp/docs/metadata-rules', { token: null });
 
   // JSON-RPC: protocol, resources, every tool
+  // Buying credits (after the other cases, so their recorded ids keep their numbers)
+  await call('POST /v1/credits/checkout', 'POST', '/v1/credits/checkout', {
+    body: { package_id: 'credits_25', ui_mode: 'hosted', success_path: '/checkout/complete' },
+  });
+  await call('POST /v1/credits/checkout #embedded custom', 'POST', '/v1/credits/checkout', {
+    body: { credits: 12 },
+  });
+  await call('POST /v1/credits/checkout #open redirect', 'POST', '/v1/credits/checkout', {
+    body: { credits: 12, success_path: 'https://evil.example/' },
+  });
   await rpc('rpc initialize', 'initialize', {
     protocolVersion: '2025-06-18',
     capabilities: {},

@@ -1,6 +1,7 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
+import { creditRoutes } from './credits.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { platformRoutes } from './platform.ts';
@@ -13,6 +14,7 @@ export const restRoutes: RestRoute[] = [
   ...platformRoutes,
   ...catalogRoutes,
   ...accountRoutes,
+  ...creditRoutes,
   ...fileRoutes,
   ...releaseRoutes,
   ...deliveryRoutes,
