@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import Stripe from 'stripe';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
-import { CheckoutSession } from './entities.ts';
+import { CheckoutSession, Payment } from './entities.ts';
 import type { CardDetails, CompletedSession, PaymentsPort } from './port.ts';
 import { recordPayment, saveCard } from './record-payment.ts';
 
@@ -53,11 +53,17 @@ export async function handlePaymentEvent(
     return { ...base, result: 'ignored' };
   if (session.amount_total != null && session.amount_total !== checkout.amountCents)
     throw invalidRequest('The paid amount does not match the checkout.', undefined, 'amount_mismatch');
+  // A redelivery of a credited payment stops here, before asking the provider anything.
+  if (await em.count(Payment, { reference: checkoutReference(checkout) }))
+    return { ...base, result: 'duplicate', credits: checkout.credits };
   // Read before the transaction: a provider call never holds a database transaction open.
   const card = checkout.savePaymentMethod ? await payments.savedCardOf(session) : null;
   const credited = await creditCheckout(em, payments, checkout, card);
   return { ...base, result: credited ? 'credited' : 'duplicate', credits: checkout.credits };
 }
+
+/** The payment reference and ledger ref of a checkout: `checkout:<session>`. */
+export const checkoutReference = (checkout: CheckoutSession) => `checkout:${checkout.providerSessionId}`;
 
 async function creditCheckout(
   em: EntityManager,
@@ -66,7 +72,7 @@ async function creditCheckout(
   card: CardDetails | null,
 ): Promise<boolean> {
   const accountId = checkout.account.id;
-  const ref = `checkout:${checkout.providerSessionId}`;
+  const ref = checkoutReference(checkout);
   return em.transactional(async (tem) => {
     const fresh = await recordPayment(tem, {
       accountId,

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { AppError } from '../../platform/errors.ts';
 import type { OffSessionResult, PaymentsPort } from './port.ts';
 import { cardOfIntent } from './sandbox-payments.ts';
 
@@ -22,6 +23,25 @@ function endpointOf(apiBase: string | undefined) {
   };
 }
 
+/** A Stripe refusal or outage as the platform's upstream error (502), with Stripe's own message. */
+async function upstream<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      throw new AppError(
+        'upstream_error',
+        'payment_provider_error',
+        `The payment processor refused: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
 /**
  * Stripe Checkout behind the payments port: a Customer per account, Checkout Sessions in hosted or
  * embedded UI mode (`hosted_page` / `embedded_page`), off-session PaymentIntents for auto-reload. Every
@@ -38,43 +58,47 @@ export function createStripePayments(settings: StripeSettings): PaymentsPort {
     publishableKey: settings.publishableKey,
     webhookSecret: settings.webhookSecret,
     createCustomer: async (accountId, email) => {
-      const customer = await stripe.customers.create(
-        { email, metadata: { account_id: accountId } },
-        { idempotencyKey: `customer:${accountId}` },
+      const customer = await upstream(() =>
+        stripe.customers.create(
+          { email, metadata: { account_id: accountId } },
+          { idempotencyKey: `customer:${accountId}` },
+        ),
       );
       return customer.id;
     },
     openCheckout: async (request, customerId) => {
       const metadata = { account_id: request.accountId, checkout_id: request.checkoutId };
       const returnUrl = `${request.returnUrl}${request.returnUrl.includes('?') ? '&' : '?'}checkout_session={CHECKOUT_SESSION_ID}`;
-      const session = await stripe.checkout.sessions.create(
-        {
-          mode: 'payment',
-          ui_mode: request.uiMode === 'hosted' ? 'hosted_page' : 'embedded_page',
-          ...(customerId ? { customer: customerId } : { customer_email: request.email }),
-          client_reference_id: request.accountId,
-          line_items: [
-            {
-              quantity: 1,
-              price_data: {
-                currency: request.currency.toLowerCase(),
-                unit_amount: request.amountCents,
-                product_data: {
-                  name: request.packageId
-                    ? `${request.credits} credits (${request.packageId})`
-                    : `${request.credits} credits`,
+      const session = await upstream(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            ui_mode: request.uiMode === 'hosted' ? 'hosted_page' : 'embedded_page',
+            ...(customerId ? { customer: customerId } : { customer_email: request.email }),
+            client_reference_id: request.accountId,
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: request.currency.toLowerCase(),
+                  unit_amount: request.amountCents,
+                  product_data: {
+                    name: request.packageId
+                      ? `${request.credits} credits (${request.packageId})`
+                      : `${request.credits} credits`,
+                  },
                 },
               },
+            ],
+            payment_intent_data: {
+              metadata,
+              ...(request.savePaymentMethod ? { setup_future_usage: 'off_session' as const } : {}),
             },
-          ],
-          payment_intent_data: {
             metadata,
-            ...(request.savePaymentMethod ? { setup_future_usage: 'off_session' as const } : {}),
+            ...(request.uiMode === 'hosted' ? { success_url: returnUrl } : { return_url: returnUrl }),
           },
-          metadata,
-          ...(request.uiMode === 'hosted' ? { success_url: returnUrl } : { return_url: returnUrl }),
-        },
-        { idempotencyKey: `checkout:${request.checkoutId}` },
+          { idempotencyKey: `checkout:${request.checkoutId}` },
+        ),
       );
       return {
         providerSessionId: session.id,
@@ -88,7 +112,9 @@ export function createStripePayments(settings: StripeSettings): PaymentsPort {
       const intent = session.payment_intent;
       if (!intent) return null;
       if (typeof intent === 'object') return cardOfIntent(intent);
-      const retrieved = await stripe.paymentIntents.retrieve(intent, { expand: ['payment_method'] });
+      const retrieved = await upstream(() =>
+        stripe.paymentIntents.retrieve(intent, { expand: ['payment_method'] }),
+      );
       return cardOfIntent(retrieved as unknown as Record<string, unknown>);
     },
     chargeOffSession: async (charge): Promise<OffSessionResult> => {
@@ -117,6 +143,8 @@ export function createStripePayments(settings: StripeSettings): PaymentsPort {
             ? { outcome: 'authentication_required', reason }
             : { outcome: 'declined', reason };
         }
+        if (error instanceof Stripe.errors.StripeError)
+          return { outcome: 'failed', reason: `The payment processor refused: ${error.message}` };
         throw error;
       }
     },
