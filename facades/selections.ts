@@ -144,3 +144,8 @@ export const CHECKOUT_FIELDS = /* GraphQL */ `
   ... on HostedCreditCheckout { uiMode url sessionId publishableKey amount currency credits expiresAt packageId }
   ... on EmbeddedCreditCheckout { clientSecret publishableKey uiMode packageId }
 `;
+
+export const AUTO_RELOAD_FIELDS = /* GraphQL */ `
+  enabled configured thresholdCredits packageId reloadCredits reloadAmountCents
+  card { brand last4 expMonth expYear } lastStatus lastReason lastTriggeredAt
+`;

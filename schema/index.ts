@@ -8,6 +8,7 @@ import './credits/credits.ts';
 import './credits/pricing.ts';
 import './credits/checkout.ts';
 import './credits/payment-wire.ts';
+import './credits/auto-reload.ts';
 import './catalog/stores.ts';
 import './catalog/language-script-codes.ts';
 import './catalog/metadata-rules.ts';

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PaymentsPort } from '../domains/payments/port.ts';
 import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
@@ -8,6 +9,7 @@ import { startJobs } from '../platform/jobs/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
+import { startAutoReloadRunner } from './auto-reload-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
@@ -20,11 +22,12 @@ export interface BackgroundDeps {
   relay: OutboxRelay;
   webhookOutbound: OutboundClient;
   webhookSecretKey: Uint8Array;
+  payments: PaymentsPort;
 }
 
 /**
  * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
- * and the store-delivery jobs it works, the webhook dispatcher and delivery worker, and the upload
+ * and the store-delivery and auto-reload jobs it works, the webhook dispatcher and delivery worker, and the upload
  * sweeper. Each is safe to run on many instances at once. Returns a function that stops them all.
  */
 export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
@@ -37,6 +40,12 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     em,
     logger: deps.logger,
     stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
+  });
+  const stopReloads = await startAutoReloadRunner({
+    boss: jobs.boss,
+    em,
+    payments: deps.payments,
+    logger: deps.logger,
   });
   const webhookWork = createWakeup();
   const dispatcher = await startDispatcher({
@@ -63,7 +72,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   };
   return async () => {
     stopSweeper();
-    await Promise.all([stopDeliveries(), dispatcher.stop(), stopWebhooks()]);
+    await Promise.all([stopDeliveries(), stopReloads(), dispatcher.stop(), stopWebhooks()]);
     await jobs.stop();
     await deps.relay.stop();
   };

@@ -201,6 +201,13 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   await call('POST /v1/credits/checkout #open redirect', 'POST', '/v1/credits/checkout', {
     body: { credits: 12, success_path: 'https://evil.example/' },
   });
+  await call('GET /v1/me/autoreload', 'GET', '/v1/me/autoreload');
+  await call('POST /v1/me/autoreload', 'POST', '/v1/me/autoreload', {
+    body: { enabled: false, package_id: 'credits_25', threshold_credits: 2 },
+  });
+  await call('POST /v1/me/autoreload #no saved card', 'POST', '/v1/me/autoreload', {
+    body: { enabled: true },
+  });
   await rpc('rpc initialize', 'initialize', {
     protocolVersion: '2025-06-18',
     capabilities: {},
@@ -214,6 +221,8 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   const toolArguments: Record<string, Record<string, unknown>> = {
     get_profile: {},
     get_credits: { transactionLimit: 3 },
+    create_credit_checkout_session: { packageId: 'credits_10', uiMode: 'hosted' },
+    set_autoreload: { enabled: false, quantity: 5 },
     get_pricing: {},
     get_distribution_stores: {},
     get_metadata_rules: {},

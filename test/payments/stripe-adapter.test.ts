@@ -1,11 +1,14 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
+import { AutoReloadSetting } from '../../src/domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
+import { postLedgerEntry } from '../../src/domains/credits/post-ledger-entry.ts';
 import { CheckoutSession, SavedCard } from '../../src/domains/payments/entities.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
+import { waitFor } from '../support/wait.ts';
 import { FakeStripe } from './stripe-server.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_tributary';
@@ -14,12 +17,15 @@ let app: TestApp;
 
 beforeAll(async () => {
   await stripe.start();
-  app = await startTestApp({
-    STRIPE_SECRET_KEY: 'sk_test_tributary',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_tributary',
-    STRIPE_API_BASE: stripe.url,
-  });
+  app = await startTestApp(
+    {
+      STRIPE_SECRET_KEY: 'sk_test_tributary',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_tributary',
+      STRIPE_API_BASE: stripe.url,
+    },
+    { background: true },
+  );
 });
 
 afterAll(async () => {
@@ -178,6 +184,47 @@ describe('Stripe adapter against a loopback Stripe', () => {
     expect(res.body.code).toBe('signature_invalid');
     expect((await deliver(payload, 'whsec_someone_else')).status).toBe(400);
     expect(await balanceOf(account.accountId)).toBe(0);
+  });
+
+  it('off-session reload: a PaymentIntent off_session+confirm; a card needing authentication disables auto-reload with the reason', async () => {
+    const account = await accountWithToken(app.em());
+    const opened = await checkout(account.token, {
+      credits: 8,
+      ui_mode: 'hosted',
+      save_payment_method: true,
+    });
+    const paid = stripe.pay(opened.body.sessionId, { last4: '3184', behaviour: 'authentication_required' });
+    expect((await deliver(event('checkout.session.completed', paid))).body.result).toBe('credited');
+    const enabled = await request(app.url, 'POST', '/v1/me/autoreload', {
+      token: account.token,
+      body: { enabled: true, package_id: 'credits_10', threshold_credits: 5 },
+    });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body.card).toMatchObject({ brand: 'visa', last4: '3184' });
+    await app
+      .em()
+      .transactional((tem) =>
+        postLedgerEntry(tem, { accountId: account.accountId, type: 'debit', amount: -4, ref: 'test:spend' }),
+      );
+    const setting = await waitFor(
+      () => app.em().findOne(AutoReloadSetting, { account: account.accountId }),
+      (found) => found?.lastStatus != null && found.inFlightSince === null,
+    );
+    expect(setting).toMatchObject({ enabled: false, lastStatus: 'authentication_required' });
+    expect(setting?.lastReason).toContain('requires authentication');
+    const charge = stripe.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents')
+      .at(-1)!;
+    expect(charge.form).toMatchObject({
+      amount: '1000',
+      currency: 'usd',
+      off_session: 'true',
+      confirm: 'true',
+    });
+    expect(charge.form.customer).toMatch(/^cus_/);
+    expect(charge.form.payment_method).toMatch(/^pm_/);
+    expect(charge.idempotencyKey).toMatch(/^autoreload:/);
+    expect(await balanceOf(account.accountId)).toBe(4);
   });
 
   it('the sandbox pages do not exist with Stripe', async () => {

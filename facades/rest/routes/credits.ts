@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { CHECKOUT_FIELDS } from '../../selections.ts';
+import { AUTO_RELOAD_FIELDS, CHECKOUT_FIELDS } from '../../selections.ts';
 import { bodyField, header, type RestRoute } from '../route.ts';
 
 const TAG = 'Profile and credits';
@@ -41,5 +41,39 @@ export const creditRoutes: RestRoute[] = [
     },
     select: 'checkout',
     render: withoutNullPackage,
+  },
+  {
+    operationId: 'getAutoReload',
+    method: 'GET',
+    path: '/me/autoreload',
+    summary: 'Auto-reload settings, the saved card and how the last reload ended',
+    tag: TAG,
+    auth: 'bearer',
+    document: /* GraphQL */ `query GetAutoReload { autoReload { ${AUTO_RELOAD_FIELDS} } }`,
+    select: 'autoReload',
+  },
+  {
+    operationId: 'setAutoReload',
+    method: 'POST',
+    path: '/me/autoreload',
+    summary:
+      'Set auto-reload: enabled (required), package_id or quantity (package wins), payment_method_id, threshold_credits (default 0); enabling needs a saved card',
+    tag: TAG,
+    auth: 'bearer',
+    document: /* GraphQL */ `
+      mutation SetAutoReload($enabled: Boolean!, $packageId: String, $quantity: Int, $paymentMethodId: String,
+        $thresholdCredits: Int) {
+        autoReload: setAutoReload(enabled: $enabled, packageId: $packageId, quantity: $quantity,
+          paymentMethodId: $paymentMethodId, thresholdCredits: $thresholdCredits) { ${AUTO_RELOAD_FIELDS} }
+      }
+    `,
+    variables: {
+      enabled: bodyField('enabled'),
+      packageId: bodyField('package_id'),
+      quantity: bodyField('quantity'),
+      paymentMethodId: bodyField('payment_method_id'),
+      thresholdCredits: bodyField('threshold_credits'),
+    },
+    select: 'autoReload',
   },
 ];

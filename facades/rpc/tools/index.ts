@@ -1,6 +1,7 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
 import { catalogTools } from './catalog.ts';
+import { creditTools } from './credits.ts';
 import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
 import { releaseTools } from './releases.ts';
@@ -9,6 +10,7 @@ import { storeOperationTools } from './store-operations.ts';
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
 export const agentTools: ToolRow[] = [
   ...accountTools,
+  ...creditTools,
   ...catalogTools,
   ...fileTools,
   ...releaseTools,
