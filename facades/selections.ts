@@ -59,7 +59,8 @@ export const QUOTE_FIELDS = /* GraphQL */ `
   tracks { trackNumber title billable ai credits reason }
   summary { trackCount billableTracks humanTracks aiTracks tracksMissingAudio }
   balance { available required covered shortfallCredits shortfallUsd }
-  purchase { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag }
+  purchase { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag
+    checkout { method path body agentTool agentArguments } }
   submittable
   blockers { ${RULE_ISSUE_FIELDS} }
   warnings { ${RULE_ISSUE_FIELDS} }

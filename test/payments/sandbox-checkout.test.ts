@@ -6,6 +6,7 @@ import { CheckoutSession, Payment } from '../../src/domains/payments/entities.ts
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
+import { uploadAssets, validSubmission } from '../support/releases.ts';
 
 const app = useTestApp();
 
@@ -188,5 +189,49 @@ describe('payment events', () => {
     const res = await deliver(payload, sign(payload));
     expect(res.status).toBe(400);
     expect(await balanceOf(account.accountId)).toBe(0);
+  });
+});
+
+describe('a shortfall points at the real checkout', () => {
+  it("the quote's purchase carries a checkout request that opens one; the submit error names the same", async () => {
+    const account = await accountWithToken(app().em(), { credits: 1 });
+    const submission = validSubmission(await uploadAssets(app().url, account), 2);
+    const quote = await request(app().url, 'POST', '/v1/releases/quote', {
+      token: account.token,
+      body: submission,
+    });
+    expect(quote.status).toBe(200);
+    expect(quote.body.purchase).toMatchObject({
+      packageId: 'credits_10',
+      checkout: {
+        method: 'POST',
+        path: '/v1/credits/checkout',
+        body: { package_id: 'credits_10' },
+        agentTool: 'create_credit_checkout_session',
+        agentArguments: { packageId: 'credits_10' },
+      },
+    });
+    const link = quote.body.purchase.checkout;
+    const opened = await request(app().url, link.method, link.path, {
+      token: account.token,
+      body: { ...link.body, ui_mode: 'hosted' },
+    });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ packageId: 'credits_10', credits: 10 });
+
+    const refused = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: submission,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('insufficient_credits');
+    const named = /POST (\/v1\/credits\/checkout) (\{[^}]*\})/.exec(refused.body.message);
+    expect(named).not.toBeNull();
+    const followed = await request(app().url, 'POST', named![1]!, {
+      token: account.token,
+      body: JSON.parse(named![2]!),
+    });
+    expect(followed.status).toBe(200);
+    expect(refused.body.message).toContain('create_credit_checkout_session');
   });
 });
