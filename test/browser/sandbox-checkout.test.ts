@@ -104,4 +104,34 @@ describe('sandbox checkout in the browser', () => {
     await page.close();
     expect(await balanceOf(account.accountId)).toBe(0);
   }, 60_000);
+
+  it('embedded checkout mounted by its page, paid with "save this card": auto-reload can then be enabled', async () => {
+    const account = await accountWithToken(app().em());
+    const before = await request(app().url, 'POST', '/v1/me/autoreload', {
+      token: account.token,
+      body: { enabled: true },
+    });
+    expect(before.status).toBe(409);
+    const opened = await request(app().url, 'POST', '/v1/credits/checkout', {
+      token: account.token,
+      body: { package_id: 'credits_10' },
+    });
+    expect(opened.body.uiMode).toBe('embedded');
+    const page = await browser.newPage();
+    await page.goto(
+      `${app().url}/sandbox/embedded?client_secret=${encodeURIComponent(opened.body.clientSecret)}`,
+    );
+    const frame = page.frameLocator('#checkout');
+    await frame.locator('input[name=save_card]').check();
+    await frame.locator('#pay').click();
+    await expect.poll(() => frame.locator('#result').textContent()).toBe('Payment received');
+    await page.close();
+    expect(await balanceOf(account.accountId)).toBe(10);
+    const enabled = await request(app().url, 'POST', '/v1/me/autoreload', {
+      token: account.token,
+      body: { enabled: true, threshold_credits: 1 },
+    });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ enabled: true, card: { brand: 'visa', last4: '4242' } });
+  }, 60_000);
 });
