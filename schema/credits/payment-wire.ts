@@ -1,6 +1,10 @@
 import type { CheckoutSession } from '../../src/domains/payments/entities.ts';
 import { CHECKOUT_STATUSES } from '../../src/domains/payments/entities.ts';
-import { type EventOutcome, handlePaymentEvent } from '../../src/domains/payments/handle-event.ts';
+import {
+  type EventOutcome,
+  handlePaymentEvent,
+  PAYMENT_EVENT_RESULTS,
+} from '../../src/domains/payments/handle-event.ts';
 import {
   declineSandboxCheckout,
   findSandboxCheckout,
@@ -22,14 +26,22 @@ const CheckoutStatusEnum = enumFromList('CheckoutStatus', CHECKOUT_STATUSES, {
   description: 'Where a checkout session stands.',
 });
 
+const PaymentEventResultEnum = enumFromList('PaymentEventResult', PAYMENT_EVENT_RESULTS, {
+  description: 'What a verified payment event did.',
+  valueDescriptions: {
+    credited: 'The payment was credited (once per payment).',
+    duplicate: 'A later delivery of a payment already credited: nothing changed.',
+    ignored: 'Not an event that moves credits.',
+    expired: 'The checkout expired unpaid.',
+  },
+});
+
 const PaymentEventOutcomeRef = builder.objectRef<EventOutcome>('PaymentEventOutcome').implement({
   description: 'What a verified payment event did.',
   fields: (t) => ({
     eventId: t.exposeString('eventId', { description: "The processor's event id." }),
     type: t.exposeString('type', { description: 'The event type, e.g. checkout.session.completed.' }),
-    result: t.exposeString('result', {
-      description: '`credited` (once per payment), `duplicate` (a later delivery), `expired` or `ignored`.',
-    }),
+    result: t.expose('result', { type: PaymentEventResultEnum, description: 'What the event did.' }),
     credits: t.int({
       nullable: true,
       description: 'Credits the payment bought.',

@@ -32,11 +32,15 @@ const CheckoutLinkRef = builder.objectRef<ReturnType<typeof checkoutLinkFor>>('C
   fields: (t) => ({
     method: t.exposeString('method', { description: 'The REST method, POST.' }),
     path: t.exposeString('path', { description: 'The REST path, /v1/credits/checkout.' }),
-    body: t.field({ type: 'JSON', description: 'The REST body to send.', resolve: (l) => l.body }),
+    body: t.field({
+      type: 'JSON',
+      description: 'The REST body to send (JSON: a REST body, in its own snake_case field names).',
+      resolve: (l) => l.body,
+    }),
     agentTool: t.exposeString('agentTool', { description: 'The agent tool that does the same.' }),
     agentArguments: t.field({
       type: 'JSON',
-      description: "The tool's arguments.",
+      description: "The tool's arguments (JSON: the agent tool's own argument object).",
       resolve: (l) => l.agentArguments,
     }),
   }),

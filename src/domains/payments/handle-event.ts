@@ -11,11 +11,13 @@ export const EVENT_TOLERANCE_SECONDS = 300;
 
 const COMPLETION_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 
+export const PAYMENT_EVENT_RESULTS = ['credited', 'duplicate', 'ignored', 'expired'] as const;
+
 export interface EventOutcome {
   eventId: string;
   type: string;
   /** `credited` once per payment; `duplicate` for every later delivery of it; `ignored` otherwise. */
-  result: 'credited' | 'duplicate' | 'ignored' | 'expired';
+  result: (typeof PAYMENT_EVENT_RESULTS)[number];
   credits?: number;
 }
 
