@@ -65,7 +65,8 @@ export const QUOTE_FIELDS = /* GraphQL */ `
   tracks { trackNumber title billable ai credits reason }
   summary { trackCount billableTracks humanTracks aiTracks tracksMissingAudio }
   balance { available required covered shortfallCredits shortfallUsd }
-  purchase { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag }
+  purchase { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag
+    checkout { method path body agentTool agentArguments } }
   submittable
   blockers { ${RULE_ISSUE_FIELDS} }
   warnings { ${RULE_ISSUE_FIELDS} }
@@ -170,4 +171,14 @@ export const STREAMS_FRESHNESS_FIELDS = 'freshness { ingestedThrough ingestedAt 
 /** The spec's fraud score (POST /fraud/score). */
 export const FRAUD_SCORE_FIELDS = /* GraphQL */ `
   email score maxScore severity computedAt flags { code label category severity triggered points }
+`;
+
+export const CHECKOUT_FIELDS = /* GraphQL */ `
+  ... on HostedCreditCheckout { uiMode url sessionId publishableKey amount currency credits expiresAt packageId }
+  ... on EmbeddedCreditCheckout { clientSecret publishableKey uiMode packageId }
+`;
+
+export const AUTO_RELOAD_FIELDS = /* GraphQL */ `
+  enabled configured thresholdCredits packageId reloadCredits reloadAmountCents
+  card { brand last4 expMonth expYear } lastStatus lastReason lastTriggeredAt
 `;

@@ -16,6 +16,7 @@ import { createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
+import { createPaymentRoutes } from './web/payments.ts';
 import { createSettingsRoutes } from './web/settings/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
@@ -44,6 +45,8 @@ export function createApp(app: AppServices): Express {
   http.use(createOAuthRoutes(app).router);
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
+  // Before /v1's JSON parser: payment events are verified over their raw bytes.
+  http.use(createPaymentRoutes(app));
   http.use('/v1', createRestApi(app));
   http.use('/api/mcp', originGuard(app.config));
   http.use('/api/mcp/upload', createUploadRoutes(app));

@@ -5,6 +5,9 @@ import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import type { PaymentsPort } from '../src/domains/payments/port.ts';
+import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
+import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
@@ -40,6 +43,8 @@ export interface AppServices {
   distributor: Distributor;
   /** The image-generation port (COVER_ART_PROVIDER; procedural by default, null when turned off). */
   imageGenerator: ImageGenerator | null;
+  /** The payments port: Stripe with STRIPE_SECRET_KEY, else the sandbox (pages of ours, test cards). */
+  payments: PaymentsPort;
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
@@ -69,6 +74,18 @@ function distributorFor(config: AppConfig): Distributor {
   }
 }
 
+function paymentsFor(config: AppConfig, secretKey: Uint8Array): PaymentsPort {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET && config.STRIPE_PUBLISHABLE_KEY) {
+    return createStripePayments({
+      secretKey: config.STRIPE_SECRET_KEY,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      publishableKey: config.STRIPE_PUBLISHABLE_KEY,
+      apiBase: config.STRIPE_API_BASE,
+    });
+  }
+  return createSandboxPayments({ publicUrl: config.PUBLIC_URL, secretKey });
+}
+
 /** Builds the services from configuration: the same wiring for the server, the tests and the benches. */
 export async function buildAppServices(
   config: AppConfig,
@@ -76,9 +93,10 @@ export async function buildAppServices(
   logger: Logger,
   version: string,
   overrides: Partial<
-    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator'>
+    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator' | 'payments'>
   > = {},
 ): Promise<AppServices> {
+  const webhookSecretKey = loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
   const pubsub = config.REDIS_URL
@@ -122,13 +140,14 @@ export async function buildAppServices(
     distributor: overrides.distributor ?? distributorFor(config),
     imageGenerator:
       overrides.imageGenerator !== undefined ? overrides.imageGenerator : imageGeneratorFor(config),
+    payments: overrides.payments ?? paymentsFor(config, webhookSecretKey),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,
     releaseStatuses,
     profiles,
     health: new HealthMonitor(() => orm.em.fork().execute('select 1')),
-    webhookSecretKey: loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY),
+    webhookSecretKey,
     webhookOutbound: createOutboundClient({
       policy: outboundPolicyFromConfig(config),
       timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,

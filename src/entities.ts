@@ -3,9 +3,11 @@ import { Account } from './domains/accounts/account.entity.ts';
 import { WebSession } from './domains/accounts/web-session.entity.ts';
 import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
+import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
 import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
+import { paymentEntities } from './domains/payments/entities.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
@@ -21,6 +23,7 @@ export const entities = [
   Account,
   AccessToken,
   CreditTransaction,
+  AutoReloadSetting,
   StoredFile,
   UploadSession,
   UploadChunk,
@@ -37,4 +40,5 @@ export const entities = [
   ...analyticsEntities,
   OAuthModel,
   WebSession,
+  ...paymentEntities,
 ];

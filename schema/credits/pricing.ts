@@ -1,4 +1,4 @@
-import { type describeBundle, pricing } from '../../src/domains/credits/pricing.ts';
+import { checkoutLinkFor, type describeBundle, pricing } from '../../src/domains/credits/pricing.ts';
 import { builder, PUBLIC } from '../builder.ts';
 
 type Pricing = ReturnType<typeof pricing>;
@@ -27,6 +27,25 @@ const TokenOffsetRef = builder.objectRef<Pricing['tokenOffset']>('TokenOffsetPri
   }),
 });
 
+const CheckoutLinkRef = builder.objectRef<ReturnType<typeof checkoutLinkFor>>('CheckoutLink').implement({
+  description: 'A ready-made request that opens a checkout (REST, or the agent tool).',
+  fields: (t) => ({
+    method: t.exposeString('method', { description: 'The REST method, POST.' }),
+    path: t.exposeString('path', { description: 'The REST path, /v1/credits/checkout.' }),
+    body: t.field({
+      type: 'JSON',
+      description: 'The REST body to send (JSON: a REST body, in its own snake_case field names).',
+      resolve: (l) => l.body,
+    }),
+    agentTool: t.exposeString('agentTool', { description: 'The agent tool that does the same.' }),
+    agentArguments: t.field({
+      type: 'JSON',
+      description: "The tool's arguments (JSON: the agent tool's own argument object).",
+      resolve: (l) => l.agentArguments,
+    }),
+  }),
+});
+
 export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement({
   description: 'A bundle of credits on sale.',
   fields: (t) => ({
@@ -37,6 +56,11 @@ export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement
     discountPercent: t.exposeInt('discountPercent'),
     savingsUsd: t.exposeFloat('savingsUsd'),
     tag: t.exposeString('tag', { nullable: true }),
+    checkout: t.field({
+      type: CheckoutLinkRef,
+      description: 'How to buy this bundle: add `ui_mode` and `success_path` as needed.',
+      resolve: (bundle) => checkoutLinkFor({ packageId: bundle.packageId }),
+    }),
   }),
 });
 

@@ -63,6 +63,19 @@ const configSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(url(['http', 'https']))),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, 'must be a Stripe signing secret (whsec_…)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Stripe publishable key (pk_…)')
+      .optional(),
+    STRIPE_API_BASE: url(['http', 'https']).optional(),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -77,6 +90,10 @@ const configSchema = z
   .refine((c) => c.COVER_ART_PROVIDER !== 'gemini' || c.GEMINI_API_KEY, {
     message: 'GEMINI_API_KEY is required when COVER_ART_PROVIDER=gemini',
     path: ['GEMINI_API_KEY'],
+  })
+  .refine((c) => !c.STRIPE_SECRET_KEY || (c.STRIPE_WEBHOOK_SECRET && c.STRIPE_PUBLISHABLE_KEY), {
+    message: 'STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY are required with STRIPE_SECRET_KEY',
+    path: ['STRIPE_SECRET_KEY'],
   });
 
 type RawConfig = z.infer<typeof configSchema>;

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PaymentsPort } from '../domains/payments/port.ts';
 import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
@@ -9,6 +10,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
 import { startAnalyticsRunner } from './analytics-runner.ts';
+import { startAutoReloadRunner } from './auto-reload-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
 import { startOAuthSweeper } from './oauth-sweeper.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
@@ -22,11 +24,12 @@ export interface BackgroundDeps {
   relay: OutboxRelay;
   webhookOutbound: OutboundClient;
   webhookSecretKey: Uint8Array;
+  payments: PaymentsPort;
 }
 
 /**
  * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
- * and the store-delivery and daily streams-ingestion jobs it works, the webhook dispatcher and delivery worker, and the upload
+ * and the store-delivery and daily streams-ingestion and auto-reload jobs it works, the webhook dispatcher and delivery worker, and the upload
  * sweeper. Each is safe to run on many instances at once. Returns a function that stops them all.
  */
 export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
@@ -42,6 +45,12 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
   });
   const stopAnalytics = await startAnalyticsRunner({ boss: jobs.boss, em, logger: deps.logger });
+  const stopReloads = await startAutoReloadRunner({
+    boss: jobs.boss,
+    em,
+    payments: deps.payments,
+    logger: deps.logger,
+  });
   const webhookWork = createWakeup();
   const dispatcher = await startDispatcher({
     orm: deps.orm,
@@ -68,7 +77,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   return async () => {
     stopSweeper();
     stopOAuthSweeper();
-    await Promise.all([stopDeliveries(), stopAnalytics(), dispatcher.stop(), stopWebhooks()]);
+    await Promise.all([stopDeliveries(), stopAnalytics(), stopReloads(), dispatcher.stop(), stopWebhooks()]);
     await jobs.stop();
     await deps.relay.stop();
   };

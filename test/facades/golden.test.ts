@@ -194,6 +194,23 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   await call('GET /api/mcp/docs/metadata-rules', 'GET', '/api/mcp/docs/metadata-rules', { token: null });
 
   // JSON-RPC: protocol, resources, every tool
+  // Buying credits (after the other cases, so their recorded ids keep their numbers)
+  await call('POST /v1/credits/checkout', 'POST', '/v1/credits/checkout', {
+    body: { package_id: 'credits_25', ui_mode: 'hosted', success_path: '/checkout/complete' },
+  });
+  await call('POST /v1/credits/checkout #embedded custom', 'POST', '/v1/credits/checkout', {
+    body: { credits: 12 },
+  });
+  await call('POST /v1/credits/checkout #open redirect', 'POST', '/v1/credits/checkout', {
+    body: { credits: 12, success_path: 'https://evil.example/' },
+  });
+  await call('GET /v1/me/autoreload', 'GET', '/v1/me/autoreload');
+  await call('POST /v1/me/autoreload', 'POST', '/v1/me/autoreload', {
+    body: { enabled: false, package_id: 'credits_25', threshold_credits: 2 },
+  });
+  await call('POST /v1/me/autoreload #no saved card', 'POST', '/v1/me/autoreload', {
+    body: { enabled: true },
+  });
   await rpc('rpc initialize', 'initialize', {
     protocolVersion: '2025-06-18',
     capabilities: {},
@@ -207,6 +224,8 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   const toolArguments: Record<string, Record<string, unknown>> = {
     get_profile: {},
     get_credits: { transactionLimit: 3 },
+    create_credit_checkout_session: { packageId: 'credits_10', uiMode: 'hosted' },
+    set_autoreload: { enabled: false, quantity: 5 },
     get_pricing: {},
     get_distribution_stores: {},
     get_metadata_rules: {},

@@ -3,10 +3,10 @@ import {
   type GraphQLField,
   type GraphQLInputType,
   getNamedType,
+  isCompositeType,
   isEnumType,
   isListType,
   isNonNullType,
-  isObjectType,
   isScalarType,
 } from 'graphql';
 import { z } from 'zod';
@@ -177,7 +177,7 @@ function graphQLTarget(
   fixtures: Fixtures,
 ) {
   const returned = getNamedType(field.type);
-  const selection = isObjectType(returned) ? ' { __typename }' : '';
+  const selection = isCompositeType(returned) ? ' { __typename }' : '';
   const definitions = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
   const call = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const document = `${kind} Fuzz${definitions ? `(${definitions})` : ''} { ${field.name}${call ? `(${call})` : ''}${selection} }`;

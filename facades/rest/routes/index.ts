@@ -3,6 +3,7 @@ import { accountRoutes } from './account.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { catalogRoutes } from './catalog.ts';
 import { coverArtRoutes } from './cover-art.ts';
+import { creditRoutes } from './credits.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { fraudRoutes } from './fraud.ts';
@@ -16,6 +17,7 @@ export const restRoutes: RestRoute[] = [
   ...platformRoutes,
   ...catalogRoutes,
   ...accountRoutes,
+  ...creditRoutes,
   ...fileRoutes,
   ...coverArtRoutes,
   ...releaseRoutes,

@@ -3,6 +3,7 @@ import { accountTools } from './account.ts';
 import { analyticsTools } from './analytics.ts';
 import { catalogTools } from './catalog.ts';
 import { coverArtTools } from './cover-art.ts';
+import { creditTools } from './credits.ts';
 import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
 import { releaseTools } from './releases.ts';
@@ -11,6 +12,7 @@ import { storeOperationTools } from './store-operations.ts';
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
 export const agentTools: ToolRow[] = [
   ...accountTools,
+  ...creditTools,
   ...catalogTools,
   ...fileTools,
   ...coverArtTools,

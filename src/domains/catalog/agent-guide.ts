@@ -44,7 +44,7 @@ classifier that decides AI billing), \`detect_audio_pex_search_acr\` (rights che
 a non-empty list selects stores, \`null\` selects all supported stores, an empty list is rejected.
 4. **Quote.** \`quote_release\` (\`tracks\`, \`tokenOffset\`) creates and charges nothing. Read \
 \`balance.covered\` and \`blockers\`; on a shortfall \`purchase.packageId\` names the cheapest bundle \
-for \`create_credit_checkout_session\`.
+and \`purchase.checkout.agentArguments\` are the arguments for \`create_credit_checkout_session\`.
 5. **Submit.** \`submit_release\` with the SubmitReleaseRequest (\`releaseId\`, \`conversationId\`, \
 \`tokenOffset\` in camelCase). Submission debits credits; confirm with the user first.
 6. **Follow up.** \`get_release_status\` (per-store status and \`aggregateStatus\`; \`queued\` with \
@@ -57,7 +57,11 @@ for \`create_credit_checkout_session\`.
 ${CREDITS_PER_AI_TRACK} credits per AI song; the optional \`tokenOffset\` adds ${TOKEN_OFFSET_CREDITS} \
 credit per release. Sending \`contains_ai\`, \`containsAi\` or \`ai_generation_credits\` marks a track as \
 AI, and when the detector finds AI in a track declared human, billing follows the detector. Credits \
-never expire. \`get_pricing\` and \`get_credits\` show rates, bundles and the balance.
+never expire. \`get_pricing\` and \`get_credits\` show rates, bundles and the balance. To buy credits, \
+\`create_credit_checkout_session\` with \`uiMode: "hosted"\` returns a \`url\` for the user to pay at; the \
+credits arrive once the payment is confirmed. With a card saved at checkout (\`savePaymentMethod: true\`), \
+\`set_autoreload\` tops the balance up when a submission leaves it at or below \`thresholdCredits\` \
+(at most 3 reloads a day).
 
 ## Errors
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
+import { triggerAutoReloadIfDue } from './auto-reload-trigger.ts';
 import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity.ts';
 
 export interface LedgerEntryInput {
@@ -23,7 +24,8 @@ export class InsufficientCreditsError extends AppError {
 /**
  * Moves credits. Must run inside a transaction (the caller's, so a debit commits with what it pays for):
  * the balance changes in one atomic UPDATE (no read-modify-write race) that refuses to go below zero,
- * and the ledger row records the balance after the move.
+ * and the ledger row records the balance after the move. A debit that leaves the balance at or below the
+ * account's auto-reload threshold enqueues the reload in the same transaction.
  */
 export async function postLedgerEntry(
   em: EntityManager,
@@ -51,5 +53,6 @@ export async function postLedgerEntry(
     ref: entry.ref ?? null,
   });
   await em.flush();
+  if (entry.amount < 0) await triggerAutoReloadIfDue(em, entry.accountId, balanceAfter);
   return transaction;
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { InsufficientCreditsError, postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { CHECKOUT_TOOL, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
@@ -281,9 +282,10 @@ function insufficient(charges: Charges, error: InsufficientCreditsError): AppErr
   const available = charges.totalCredits - error.shortfall;
   const balance = balanceFor(available, charges.totalCredits);
   const bundle = purchaseFor(balance.shortfallCredits);
-  const offer = bundle
-    ? ` The ${bundle.packageId} bundle (${bundle.credits} credits, $${bundle.priceUsd.toFixed(2)}) covers it.`
-    : ` Buy at least ${balance.shortfallCredits} credits (POST /v1/credits/checkout).`;
+  const buy = bundle
+    ? `The ${bundle.packageId} bundle (${bundle.credits} credits, $${bundle.priceUsd.toFixed(2)}) covers it: POST /v1/credits/checkout {"package_id":"${bundle.packageId}"} (agent tool ${CHECKOUT_TOOL} with packageId ${bundle.packageId}).`
+    : `Buy at least ${balance.shortfallCredits} credits: POST /v1/credits/checkout {"credits":${Math.min(balance.shortfallCredits, CUSTOM_CHECKOUT_CREDITS.max)}} (agent tool ${CHECKOUT_TOOL}).`;
+  const offer = ` ${buy} A saved card with auto-reload (POST /v1/me/autoreload) keeps the balance topped up.`;
   return new AppError(
     'conflict_error',
     'insufficient_credits',

@@ -20,6 +20,7 @@ export function createNormaliser(baseUrl: string) {
       .replace(/(?<=(pline|cline)_year\\?":\\?")\d{4}/g, '<year>')
       .replace(/svc_[a-z]+_[A-Za-z0-9_-]{8,}/g, (token) => `<token:${token.split('_')[1]}>`)
       .replace(/whsec_[A-Za-z0-9_-]+/g, '<secret>')
+      .replace(/(cs|pi|pm)_sandbox_[A-Za-z0-9_-]+/g, '<$1_sandbox>')
       .replace(/(expires|signature|sig|exp)=[A-Za-z0-9_%.-]+/g, '$1=<signed>')
       .replace(/("uptimeSeconds":)\d+/g, '$1<n>')
       // Identifiers assigned at submission (UPC, ISRC) are drawn at random within the platform's ranges.

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { AUTO_RELOAD_FIELDS, CHECKOUT_FIELDS } from '../../selections.ts';
+import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
+
+export const creditTools: ToolRow[] = [
+  defineTool({
+    name: 'create_credit_checkout_session',
+    title: 'Buy credits',
+    description:
+      'Opens a checkout to buy credits: a bundle (packageId from get_pricing, which wins) or credits 1..1000 at ' +
+      '1 USD each. uiMode hosted returns {uiMode, url, sessionId, publishableKey, amount (cents), currency, credits, ' +
+      'expiresAt}: give the url to the user to pay; embedded returns {clientSecret, publishableKey, uiMode}. ' +
+      'packageId is included for bundles. Credits arrive once the payment is confirmed (get_credits shows them); ' +
+      'savePaymentMethod: true saves the card for auto-reload.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    args: z.object({
+      credits: z.int().min(1).max(1000).optional().describe('Credits to buy at 1 USD each (1..1000).'),
+      packageId: z.string().max(50).optional().describe('A bundle from get_pricing; wins over credits.'),
+      savePaymentMethod: z.boolean().default(false).describe('Save the card for auto-reload.'),
+      uiMode: z.enum(['hosted', 'embedded']).default('embedded').describe('hosted: a payment page URL.'),
+      successPath: z
+        .string()
+        .max(2000)
+        .optional()
+        .describe('Where the payer returns: a path, or an https URL on this service.'),
+      provenance: z.string().max(100).optional().describe('Server-to-server agents: the partner tag.'),
+    }),
+    document: /* GraphQL */ `
+      mutation AgentCreateCreditCheckout($credits: Int, $packageId: String, $savePaymentMethod: Boolean,
+        $uiMode: CheckoutUiMode, $successPath: String, $provenance: String) {
+        checkout: createCreditCheckout(credits: $credits, packageId: $packageId,
+          savePaymentMethod: $savePaymentMethod, uiMode: $uiMode, successPath: $successPath,
+          provenance: $provenance) { ${CHECKOUT_FIELDS} }
+      }
+    `,
+    variables: (args) => ({
+      credits: args.credits,
+      packageId: args.packageId,
+      savePaymentMethod: args.savePaymentMethod,
+      uiMode: args.uiMode,
+      successPath: args.successPath,
+      provenance: args.provenance,
+    }),
+    select: 'checkout',
+    aliases: ['buy_credits', 'create_checkout', 'purchase_credits'],
+  }),
+  defineTool({
+    name: 'get_autoreload',
+    title: 'Get auto-reload',
+    description:
+      'Auto-reload settings: {enabled, configured, thresholdCredits, packageId, reloadCredits, reloadAmountCents, ' +
+      'card {brand, last4, expMonth, expYear}, lastStatus, lastReason, lastTriggeredAt}.',
+    annotations: READ_ONLY,
+    args: z.object({}),
+    document: /* GraphQL */ `query AgentGetAutoReload { autoReload { ${AUTO_RELOAD_FIELDS} } }`,
+    select: 'autoReload',
+    aliases: ['autoreload', 'get_auto_reload'],
+  }),
+  defineTool({
+    name: 'set_autoreload',
+    title: 'Set auto-reload',
+    description:
+      'Turns auto-reload on or off. When a submission leaves the balance at or below thresholdCredits (default 0), ' +
+      'the saved card is charged for the reload: packageId (wins) or quantity credits at 1 USD each. Enabling ' +
+      'needs a saved card: buy once with create_credit_checkout_session savePaymentMethod: true. At most 3 ' +
+      'reloads a day. Returns the settings as get_autoreload.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    args: z.object({
+      enabled: z.boolean().describe('Turn reloads on or off.'),
+      packageId: z.string().max(50).optional().describe('A bundle from get_pricing; wins over quantity.'),
+      quantity: z.int().min(1).max(1000).optional().describe('Custom reload, credits at 1 USD each.'),
+      paymentMethodId: z.string().max(255).optional().describe('A saved card; omitted, the latest saved.'),
+      thresholdCredits: z.int().min(0).max(10_000).optional().describe('Reload at or below this balance.'),
+    }),
+    document: /* GraphQL */ `
+      mutation AgentSetAutoReload($enabled: Boolean!, $packageId: String, $quantity: Int, $paymentMethodId: String,
+        $thresholdCredits: Int) {
+        autoReload: setAutoReload(enabled: $enabled, packageId: $packageId, quantity: $quantity,
+          paymentMethodId: $paymentMethodId, thresholdCredits: $thresholdCredits) { ${AUTO_RELOAD_FIELDS} }
+      }
+    `,
+    variables: (args) => ({
+      enabled: args.enabled,
+      packageId: args.packageId,
+      quantity: args.quantity,
+      paymentMethodId: args.paymentMethodId,
+      thresholdCredits: args.thresholdCredits,
+    }),
+    select: 'autoReload',
+    aliases: ['set_auto_reload', 'configure_autoreload'],
+  }),
+];
