@@ -21,6 +21,7 @@ import './events/release-events.ts';
 import './delivery/status.ts';
 import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
+import './audio/ai-detection.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

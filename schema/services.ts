@@ -1,5 +1,8 @@
 import type { Profile } from '../src/domains/accounts/read-profile.ts';
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
+import { createHttpAiDetector } from '../src/domains/audio/detection/http-detector.ts';
+import { createLocalAiDetector } from '../src/domains/audio/detection/local-detector.ts';
+import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
@@ -36,6 +39,8 @@ export interface AppServices {
   rateLimits: RateLimits;
   /** The Distributor port: who delivers releases to stores (DISTRIBUTOR; the sandbox by default). */
   distributor: Distributor;
+  /** The AI-audio detection port: the local spectral analyser, or a vendor (AI_DETECTION_URL). */
+  aiDetector: AiDetector;
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
@@ -63,6 +68,20 @@ function distributorFor(config: AppConfig): Distributor {
     case 'sandbox':
       return createSandboxDistributor({ stepSeconds: config.SANDBOX_STEP_SECONDS });
   }
+}
+
+/** The AI detector the settings name: a vendor over HTTP with AI_DETECTION_URL, else the local one. */
+function aiDetectorFor(config: AppConfig): AiDetector {
+  if (!config.AI_DETECTION_URL) return createLocalAiDetector();
+  return createHttpAiDetector({
+    url: config.AI_DETECTION_URL,
+    apiKey: config.AI_DETECTION_API_KEY,
+    timeoutSeconds: config.AI_DETECTION_TIMEOUT_SECONDS,
+    outbound: createOutboundClient({
+      policy: outboundPolicyFromConfig(config),
+      timeoutSeconds: config.AI_DETECTION_TIMEOUT_SECONDS,
+    }),
+  });
 }
 
 /** Builds the services from configuration: the same wiring for the server, the tests and the benches. */
@@ -114,6 +133,7 @@ export async function buildAppServices(
         onConnectionError: connectionError('rate limits'),
       }),
     distributor: overrides.distributor ?? distributorFor(config),
+    aiDetector: aiDetectorFor(config),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,

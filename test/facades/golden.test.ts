@@ -116,6 +116,9 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   const session = await call('POST /v1/uploads', 'POST', '/v1/uploads', {
     body: { type: 'audio', file_name: 'long.wav', file_size: 123456, file_type: 'audio/wav' },
   });
+  await call('POST /v1/audio/ai-detection', 'POST', '/v1/audio/ai-detection', {
+    body: { file_url: assets.audioUrl },
+  });
   await call('GET /v1/uploads/:id', 'GET', `/v1/uploads/${session.session_id ?? session.sessionId}`);
 
   // Drafts, quotes, submissions, reads
@@ -212,6 +215,7 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     get_release_job: { releaseId },
     upload_file: { type: 'coverArt', file_name: 'tiny.png', data_base64: 'iVBORw0KGgo=' },
     upload_file_from_url: { type: 'audio', url: 'http://127.0.0.1:9/none.wav' },
+    detect_audio_ai: { fileUrl: assets.audioUrl },
     prepare_local_file_upload: { type: 'audio', file_name: 'big.wav', file_size: 99999 },
     save_draft: { release: { title: 'Tool draft' } },
     quote_release: { release: submission.release, tracks: submission.tracks },

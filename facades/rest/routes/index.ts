@@ -1,5 +1,6 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
+import { audioRoutes } from './audio.ts';
 import { catalogRoutes } from './catalog.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
@@ -14,6 +15,7 @@ export const restRoutes: RestRoute[] = [
   ...catalogRoutes,
   ...accountRoutes,
   ...fileRoutes,
+  ...audioRoutes,
   ...releaseRoutes,
   ...deliveryRoutes,
   ...storeOperationRoutes,

@@ -1,5 +1,6 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
+import { audioTools } from './audio.ts';
 import { catalogTools } from './catalog.ts';
 import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
@@ -11,6 +12,7 @@ export const agentTools: ToolRow[] = [
   ...accountTools,
   ...catalogTools,
   ...fileTools,
+  ...audioTools,
   ...releaseTools,
   ...deliveryTools,
   ...storeOperationTools,
