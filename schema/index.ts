@@ -22,6 +22,7 @@ import './delivery/status.ts';
 import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
 import './audio/ai-detection.ts';
+import './audio/acr-check.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

@@ -1,6 +1,7 @@
 import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
+import { RegistryRecording } from './domains/audio/registry/registry-recording.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
@@ -27,6 +28,7 @@ export const entities = [
   ReleaseArtist,
   IdempotencyKey,
   AudioAnalysis,
+  RegistryRecording,
   RateLimitBucket,
   OutboxEvent,
   ...deliveryEntities,

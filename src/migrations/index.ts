@@ -6,6 +6,7 @@ import { Migration20261122083647_events } from './Migration20261122083647_events
 import { Migration20261122084457_delivery } from './Migration20261122084457_delivery.ts';
 import { Migration20261122084948_ugc_policies } from './Migration20261122084948_ugc_policies.ts';
 import { Migration20261122085835_webhooks } from './Migration20261122085835_webhooks.ts';
+import { Migration20261125112913_registry } from './Migration20261125112913_registry.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261122084457_delivery', class: Migration20261122084457_delivery },
   { name: 'Migration20261122084948_ugc_policies', class: Migration20261122084948_ugc_policies },
   { name: 'Migration20261122085835_webhooks', class: Migration20261122085835_webhooks },
+  { name: 'Migration20261125112913_registry', class: Migration20261125112913_registry },
 ];

@@ -119,6 +119,9 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   await call('POST /v1/audio/ai-detection', 'POST', '/v1/audio/ai-detection', {
     body: { file_url: assets.audioUrl },
   });
+  await call('POST /v1/audio/acr-check', 'POST', '/v1/audio/acr-check', {
+    body: { file_url: assets.audioUrl },
+  });
   await call('GET /v1/uploads/:id', 'GET', `/v1/uploads/${session.session_id ?? session.sessionId}`);
 
   // Drafts, quotes, submissions, reads
@@ -216,6 +219,7 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     upload_file: { type: 'coverArt', file_name: 'tiny.png', data_base64: 'iVBORw0KGgo=' },
     upload_file_from_url: { type: 'audio', url: 'http://127.0.0.1:9/none.wav' },
     detect_audio_ai: { fileUrl: assets.audioUrl },
+    detect_audio_pex_search_acr: { fileUrl: assets.audioUrl },
     prepare_local_file_upload: { type: 'audio', file_name: 'big.wav', file_size: 99999 },
     save_draft: { release: { title: 'Tool draft' } },
     quote_release: { release: submission.release, tracks: submission.tracks },

@@ -149,10 +149,7 @@ export async function reencode(
   args.push('-i', input);
   if (options.noise) {
     args.push('-f', 'lavfi', '-i', `anoisesrc=color=white:amplitude=${options.noise}:r=${RATE}`);
-    args.push(
-      '-filter_complex',
-      `[0:a]${filters.join(',')}[a];[a][1:a]amix=inputs=2:duration=first:normalize=0`,
-    );
+    args.push('-filter_complex', `[0:a]${filters.join(',')}[a];[a][1:a]amix=inputs=2:duration=first`);
   } else {
     args.push('-af', filters.join(','));
   }

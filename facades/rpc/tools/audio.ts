@@ -40,4 +40,22 @@ export const audioTools: ToolRow[] = [
     variables: analysisVariables,
     select: 'result',
   }),
+  defineTool({
+    name: 'detect_audio_pex_search_acr',
+    title: 'Match audio against the registry',
+    description:
+      'Whether one of your audio files matches a recording in the registry (releases live here and the ' +
+      'reference catalogue): matched only above 10% of the fingerprint, with title, artist, ISRC, album, label ' +
+      'and store links. Your own live releases are reported as your own. Optional; no billing effect.',
+    annotations: ANALYSES,
+    args: analysisArgs,
+    document: `mutation AgentAcrCheck($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
+      result: acrCheck(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) {
+        status matched
+        bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
+        provider model message cached } }`,
+    variables: analysisVariables,
+    select: 'result',
+    aliases: ['acr_check', 'registry_match'],
+  }),
 ];

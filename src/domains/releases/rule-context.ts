@@ -60,7 +60,10 @@ export function ruleContextFor(
     },
     registryMatch: async (fileUrl) => {
       const found = await analysis(fileUrl, 'registry_match');
-      return found ? { matched: found.result.matched === true } : null;
+      if (!found) return null;
+      // The caller's own live release is not a rights conflict.
+      const own = (found.result.bestMatch as { ownRelease?: unknown } | null)?.ownRelease === true;
+      return { matched: found.result.matched === true && !own };
     },
   };
 }
