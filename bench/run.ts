@@ -7,6 +7,7 @@ const BENCHES: Record<string, string> = {
   'hot-paths': './hot-paths.ts',
   events: './events.ts',
   webhooks: './webhooks.ts',
+  audio: './audio.ts',
 };
 
 const wanted = process.argv.slice(2);

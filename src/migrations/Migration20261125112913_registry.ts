@@ -10,7 +10,7 @@ export class Migration20261125112913_registry extends Migration {
       `create table "registry_recordings" ("id" uuid not null, "source" text not null, "account_id" uuid null, "release_id" uuid null, "track_position" int null, "external_key" varchar(600) null, "title" varchar(500) not null, "artist" varchar(500) null, "isrc" varchar(12) null, "album_name" varchar(500) null, "label" varchar(500) null, "dsp_links" jsonb not null, "duration_seconds" double precision not null, "fingerprint" jsonb not null, "lookup_keys" int4[] not null, "created_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(
-      `create index "registry_recordings_lookup_keys_gin" on "registry_recordings" using gin ("lookup_keys" gin__int_ops);`,
+      `create index "registry_recordings_lookup_keys_gin" on "registry_recordings" using gin ("lookup_keys" gin__int_ops) with (fastupdate = off);`,
     );
     this.addSql(
       `alter table "registry_recordings" add constraint "registry_recordings_release_id_track_position_unique" unique ("release_id", "track_position");`,

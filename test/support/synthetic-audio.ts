@@ -20,7 +20,7 @@ export function seeded(seed: number): () => number {
 }
 
 /**
- * Music-like audio without recordings: a chord progression of harmonic tones with envelopes, a kick,
+ * Music-like audio without recordings: a chord progression of harmonic tones with envelopes, a melody, a kick,
  * a snare and hi-hats of filtered noise, and a noise bed. Each seed is a different song.
  */
 export function musicLike(seed: number, seconds: number, rate = RATE): Float32Array {
@@ -30,19 +30,35 @@ export function musicLike(seed: number, seconds: number, rate = RATE): Float32Ar
   const beat = (60 / bpm) * rate;
   const root = 40 + Math.floor(random() * 12);
   const progression = Array.from({ length: 4 }, () => root + Math.floor(random() * 12) - 5);
+  const qualities = [
+    [0, 4, 7, 12],
+    [0, 3, 7, 12],
+    [0, 5, 7, 12],
+    [0, 4, 7, 10],
+    [0, 3, 7, 10],
+  ];
+  const chords = progression.map(() => qualities[Math.floor(random() * qualities.length)] ?? [0, 4, 7]);
+  const scale = [0, 2, 4, 5, 7, 9, 11, 12, 14, 16];
+  // A melody: a random scale note every half beat, over a longer cycle than the chords.
+  const melody = Array.from(
+    { length: 32 },
+    () => root + 24 + (scale[Math.floor(random() * scale.length)] ?? 0),
+  );
   const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
-  const harmonics = 3 + Math.floor(random() * 6);
+  const wave = harmonicTable(3 + Math.floor(random() * 6));
+  const lead = harmonicTable(1 + Math.floor(random() * 4));
   const bar = beat * 4;
+  const step = beat / 2;
   for (let i = 0; i < out.length; i++) {
     const chordIndex = Math.floor(i / bar) % progression.length;
     const base = progression[chordIndex] ?? root;
     const inBar = (i % bar) / rate;
     let v = 0;
-    for (const interval of [0, 4 + (chordIndex % 2 === 0 ? 0 : -1), 7, 12]) {
-      const f = hz(base + interval + 12);
-      for (let h = 1; h <= harmonics; h++) v += (Math.sin((2 * Math.PI * f * h * i) / rate) / (h * h)) * 0.08;
-    }
-    out[i] = v * Math.exp(-inBar * 0.6);
+    for (const interval of chords[chordIndex] ?? [])
+      v += lookup(wave, (hz(base + interval + 12) * i) / rate) * 0.07;
+    const note = melody[Math.floor(i / step) % melody.length] ?? root;
+    const inStep = (i % step) / rate;
+    out[i] = v * Math.exp(-inBar * 0.6) + lookup(lead, (hz(note) * i) / rate) * 0.12 * Math.exp(-inStep * 3);
   }
   let snare = 0;
   let hat = 0;
@@ -58,6 +74,27 @@ export function musicLike(seed: number, seconds: number, rate = RATE): Float32Ar
     out[i] = (out[i] ?? 0) + 0.35 * kick + 0.2 * snare * snareEnv + 0.05 * hat * hatEnv + 0.01 * noise;
   }
   return normalise(out, 0.8);
+}
+
+const TABLE = 8192;
+
+/** One period of a tone with `harmonics` partials at 1/h² (a wavetable: fast to play at any pitch). */
+function harmonicTable(harmonics: number): Float64Array {
+  const table = new Float64Array(TABLE + 1);
+  for (let k = 0; k <= TABLE; k++) {
+    let v = 0;
+    for (let h = 1; h <= harmonics; h++) v += Math.sin((2 * Math.PI * h * k) / TABLE) / (h * h);
+    table[k] = v;
+  }
+  return table;
+}
+
+/** The table at a phase given in cycles, linearly interpolated. */
+function lookup(table: Float64Array, cycles: number): number {
+  const position = (cycles - Math.floor(cycles)) * TABLE;
+  const index = Math.floor(position);
+  const a = table[index] ?? 0;
+  return a + ((table[index + 1] ?? 0) - a) * (position - index);
 }
 
 function normalise(samples: Float32Array, peak: number): Float32Array {

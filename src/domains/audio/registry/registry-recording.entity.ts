@@ -47,7 +47,7 @@ export const RegistryRecording = defineEntity({
     {
       name: 'registry_recordings_lookup_keys_gin',
       expression:
-        'create index "registry_recordings_lookup_keys_gin" on "registry_recordings" using gin ("lookup_keys" gin__int_ops)',
+        'create index "registry_recordings_lookup_keys_gin" on "registry_recordings" using gin ("lookup_keys" gin__int_ops) with (fastupdate = off)',
     },
   ],
 });

@@ -77,11 +77,16 @@ export async function findBestMatch(
   const query = candidateQuery(fingerprint);
   if (query === null) return null;
   const keys = lookupKeys(fingerprint);
-  const rows: { id: string }[] = await em.execute(
-    `select id from registry_recordings where lookup_keys @@ ?::query_int
-     order by icount(lookup_keys & ?::int4[]) desc, created_at limit ${CANDIDATES}`,
-    [query, `{${keys.join(',')}}`],
-  );
+  // Fingerprint arrays live out of line (TOAST), so the planner thinks the table tiny and would scan
+  // it; the GIN index is always the right plan for this query.
+  const rows = await em.transactional(async (tem) => {
+    await tem.execute('set local enable_seqscan = off');
+    return tem.execute<{ id: string }[]>(
+      `select id from registry_recordings where lookup_keys @@ ?::query_int
+       order by icount(lookup_keys & ?::int4[]) desc, created_at limit ${CANDIDATES}`,
+      [query, `{${keys.join(',')}}`],
+    );
+  });
   if (rows.length === 0) return null;
   const recordings = await em.find(RegistryRecording, { id: { $in: rows.map((r) => r.id) } });
   let best: RegistryMatch | null = null;
