@@ -3,6 +3,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TrackShape } from '../../schema/releases/release-shape.ts';
+import { fromWire } from '../../schema/wire-shape.ts';
 import { createLocalAiDetector } from '../../src/domains/audio/detection/local-detector.ts';
 import type { AudioSource } from '../../src/domains/audio/detection/port.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
@@ -135,7 +137,7 @@ describe('AI detection through the API', () => {
     const human = musicLike(31, SECONDS);
     const humanUrl = await uploadWav(account.token, 'one.wav', human);
     const aiUrl = await uploadWav(account.token, 'two.wav', throughDecoder(musicLike(32, SECONDS), 32));
-    const { tracks } = validSubmission(assets, 2);
+    const { release, tracks } = validSubmission(assets, 2);
     tracks[0]!.audio_file_url = humanUrl;
     tracks[1]!.audio_file_url = aiUrl;
 
@@ -160,6 +162,21 @@ describe('AI detection through the API', () => {
       },
     });
     expect(JSON.parse(rpc.body.result.content[0].text).cost.totalCredits).toBe(3);
+    const gqlQuote = await request(app().url, 'POST', '/graphql', {
+      token: account.token,
+      body: {
+        query:
+          'query($input: QuoteInput!) { quoteRelease(input: $input) { cost { totalCredits } tracks { credits ai } } }',
+        variables: { input: { tracks: tracks.map((track) => fromWire(TrackShape, track)) } },
+      },
+    });
+    expect(gqlQuote.body.data.quoteRelease).toEqual({
+      cost: { totalCredits: 3 },
+      tracks: [
+        { credits: 1, ai: false },
+        { credits: 2, ai: true },
+      ],
+    });
     const gql = await request(app().url, 'POST', '/graphql', {
       token: account.token,
       body: {
@@ -173,6 +190,13 @@ describe('AI detection through the API', () => {
       cached: true,
       model: 'spectral-peaks-v1',
     });
+
+    const submitted = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: { release, tracks },
+    });
+    expect(submitted.status).toBe(201);
+    expect(submitted.body).toMatchObject({ creditsCharged: 3, balanceAfter: 7 });
 
     const draft = await request(app().url, 'POST', '/v1/drafts', {
       token: account.token,
