@@ -28,6 +28,8 @@ import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
 import './analytics/performance.ts';
 import './fraud/fraud-score.ts';
+import './audio/ai-detection.ts';
+import './audio/acr-check.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

@@ -1,5 +1,8 @@
 import type { Profile } from '../src/domains/accounts/read-profile.ts';
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
+import { createHttpAiDetector } from '../src/domains/audio/detection/http-detector.ts';
+import { createLocalAiDetector } from '../src/domains/audio/detection/local-detector.ts';
+import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
@@ -45,6 +48,8 @@ export interface AppServices {
   imageGenerator: ImageGenerator | null;
   /** The payments port: Stripe with STRIPE_SECRET_KEY, else the sandbox (pages of ours, test cards). */
   payments: PaymentsPort;
+  /** The AI-audio detection port: the local spectral analyser, or a vendor (AI_DETECTION_URL). */
+  aiDetector: AiDetector;
   /** Published events (in-process, or Redis with REDIS_URL) and the relay that publishes the outbox. */
   pubsub: PubSub;
   relay: OutboxRelay;
@@ -84,6 +89,20 @@ function paymentsFor(config: AppConfig, secretKey: Uint8Array): PaymentsPort {
     });
   }
   return createSandboxPayments({ publicUrl: config.PUBLIC_URL, secretKey });
+}
+
+/** The AI detector the settings name: a vendor over HTTP with AI_DETECTION_URL, else the local one. */
+function aiDetectorFor(config: AppConfig): AiDetector {
+  if (!config.AI_DETECTION_URL) return createLocalAiDetector();
+  return createHttpAiDetector({
+    url: config.AI_DETECTION_URL,
+    apiKey: config.AI_DETECTION_API_KEY,
+    timeoutSeconds: config.AI_DETECTION_TIMEOUT_SECONDS,
+    outbound: createOutboundClient({
+      policy: outboundPolicyFromConfig(config),
+      timeoutSeconds: config.AI_DETECTION_TIMEOUT_SECONDS,
+    }),
+  });
 }
 
 /** Builds the services from configuration: the same wiring for the server, the tests and the benches. */
@@ -141,6 +160,7 @@ export async function buildAppServices(
     imageGenerator:
       overrides.imageGenerator !== undefined ? overrides.imageGenerator : imageGeneratorFor(config),
     payments: overrides.payments ?? paymentsFor(config, webhookSecretKey),
+    aiDetector: aiDetectorFor(config),
     pubsub,
     relay: new OutboxRelay(orm, pubsub, logger),
     verifiedTokens,

@@ -3,6 +3,7 @@ import { Account } from './domains/accounts/account.entity.ts';
 import { WebSession } from './domains/accounts/web-session.entity.ts';
 import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
+import { RegistryRecording } from './domains/audio/registry/registry-recording.entity.ts';
 import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
@@ -33,6 +34,7 @@ export const entities = [
   ReleaseArtist,
   IdempotencyKey,
   AudioAnalysis,
+  RegistryRecording,
   RateLimitBucket,
   OutboxEvent,
   ...deliveryEntities,

@@ -1,6 +1,7 @@
 import { CHARGE_REASONS, type TrackCharge } from '../../src/domains/releases/billing.ts';
 import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
 import { type Quote, type QuoteInput, quoteRelease } from '../../src/domains/releases/quote-release.ts';
+import { audioServices } from '../audio/deps.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { BundleRef } from '../credits/pricing.ts';
@@ -116,7 +117,7 @@ const QUOTE_DESCRIPTION =
   'What a release would cost against your balance, and what blocks it. Creates and charges nothing.';
 
 const quote = (context: Context, input: QuoteInput) =>
-  quoteRelease(context.em, requirePrincipal(context).accountId, input);
+  quoteRelease(context.em, requirePrincipal(context).accountId, input, audioServices(context));
 
 builder.queryField('quoteRelease', (t) =>
   t.field({

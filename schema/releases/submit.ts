@@ -5,6 +5,7 @@ import {
   type SubmitResult,
   submitRelease,
 } from '../../src/domains/releases/submit-release.ts';
+import { audioServices } from '../audio/deps.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { toWire } from '../wire-shape.ts';
@@ -93,6 +94,7 @@ async function submit(
     idempotencyKey: options.idempotencyKey ?? null,
     provenance: options.provenance ?? null,
     handOver: (em, release, at) => context.app.distributor.deliver(em, release, at),
+    audio: audioServices(context),
   });
 }
 

@@ -13,6 +13,7 @@ import { revokeTokenById } from '../domains/accounts/manage-tokens.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../domains/accounts/scopes.ts';
 import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-expiry.ts';
 import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
+import { importCatalogue } from '../domains/audio/registry/import-catalogue.ts';
 import { grantCredits } from '../domains/credits/grant-credits.ts';
 import { type AppConfig, loadConfig } from '../platform/config.ts';
 import { connectDatabase } from '../platform/db/connect.ts';
@@ -26,7 +27,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
                  [--insider] [--patron] [--admin] [--expires 30d|90d|1y|none] [--token-name NAME]
   token:create   (--email E | --account ID) [--name NAME] [--scopes ...] [--expires ...]
   token:revoke   --token-id ID
-  credits:grant  (--email E | --account ID) --credits N [--ref REF]`;
+  credits:grant  (--email E | --account ID) --credits N [--ref REF]
+  registry:import DIR_OR_CSV   (reference recordings for the ACR check; docs/audio.md)`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -106,7 +108,10 @@ async function createAccountWithToken(
   return { accountId: account.id, email: account.email, token: issued.token };
 }
 
-const commands: Record<string, (em: EntityManager, options: Options) => Promise<Record<string, unknown>>> = {
+const commands: Record<
+  string,
+  (em: EntityManager, options: Options, args: string[]) => Promise<Record<string, unknown>>
+> = {
   'account:create': async (em, options) => {
     if (!options.email) throw invalidRequest('--email is required');
     const scopes = parseScopes(options.scopes);
@@ -142,7 +147,14 @@ const commands: Record<string, (em: EntityManager, options: Options) => Promise<
     const transaction = await grantCredits(em, { accountId, credits, ref: options.ref ?? 'admin:grant' });
     return { accountId, transactionId: transaction.id, credits, balance: transaction.balanceAfter };
   },
+  'registry:import': async (em, _options, args) => {
+    if (!args[0]) throw invalidRequest('registry:import needs a directory or a CSV file');
+    return importCatalogue(em, args[0]);
+  },
 };
+
+/** Commands that take one positional argument after their name. */
+const WITH_ARGUMENT = new Set(['registry:import']);
 
 async function main(): Promise<number> {
   assertNodeVersion();
@@ -154,7 +166,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const command = commands[parsed.positionals[0] ?? ''];
-  if (!command || parsed.positionals.length !== 1) {
+  const expected = WITH_ARGUMENT.has(parsed.positionals[0] ?? '') ? 2 : 1;
+  if (!command || parsed.positionals.length !== expected) {
     console.error(USAGE);
     return 2;
   }
@@ -162,7 +175,7 @@ async function main(): Promise<number> {
   const log = pino({ level: 'warn' }, pino.destination(2));
   const database = await connectDatabase(config, log, { shareRunning: true });
   try {
-    const result = await command(database.orm.em.fork(), parsed.values);
+    const result = await command(database.orm.em.fork(), parsed.values, parsed.positionals.slice(1));
     if (parsed.positionals[0] === 'token:revoke') {
       await announceRevocation(config, database.orm.em.fork(), String(result.tokenId));
     }

@@ -35,6 +35,9 @@ const configSchema = z
     S3_FORCE_PATH_STYLE: bool.default(false),
     DISTRIBUTOR: z.enum(['sandbox']).default('sandbox'),
     SANDBOX_STEP_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
+    AI_DETECTION_URL: url(['http', 'https']).optional(),
+    AI_DETECTION_API_KEY: z.string().min(1).max(500).optional(),
+    AI_DETECTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
     WEBHOOK_SECRET_KEY: z
       .string()
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')

@@ -8,11 +8,13 @@ import type { OutboundClient } from '../platform/http/index.ts';
 import { startJobs } from '../platform/jobs/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
+import type { ObjectStorage } from '../platform/storage/object-storage.ts';
 import { createWakeup } from '../platform/wakeup.ts';
 import { startAnalyticsRunner } from './analytics-runner.ts';
 import { startAutoReloadRunner } from './auto-reload-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
 import { startOAuthSweeper } from './oauth-sweeper.ts';
+import { startRegistryIndexer } from './registry-indexer.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
 export interface BackgroundDeps {
@@ -20,6 +22,7 @@ export interface BackgroundDeps {
   orm: MikroORM;
   logger: Logger;
   scratch: Scratch;
+  storage: ObjectStorage;
   pubsub: PubSub;
   relay: OutboxRelay;
   webhookOutbound: OutboundClient;
@@ -30,13 +33,19 @@ export interface BackgroundDeps {
 /**
  * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
  * and the store-delivery and daily streams-ingestion and auto-reload jobs it works, the webhook dispatcher and delivery worker, and the upload
- * sweeper. Each is safe to run on many instances at once. Returns a function that stops them all.
+ * sweeper, and the registry indexer (tracks of releases that go live). Each is safe to run on many instances at once. Returns a function that stops them all.
  */
 export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
   const em = () => deps.orm.em.fork();
   await deps.relay.start();
   const stopSweeper = startUploadSweeper({ em, scratch: deps.scratch, logger: deps.logger });
   const stopOAuthSweeper = startOAuthSweeper({ em, logger: deps.logger });
+  const stopIndexer = startRegistryIndexer({
+    pubsub: deps.pubsub,
+    em,
+    storage: deps.storage,
+    logger: deps.logger,
+  });
   const jobs = await startJobs({ url: String(deps.orm.config.get('clientUrl')), logger: deps.logger });
   const stopDeliveries = await startDeliveryRunner({
     boss: jobs.boss,
@@ -77,7 +86,14 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   return async () => {
     stopSweeper();
     stopOAuthSweeper();
-    await Promise.all([stopDeliveries(), stopAnalytics(), stopReloads(), dispatcher.stop(), stopWebhooks()]);
+    await Promise.all([
+      stopDeliveries(),
+      stopAnalytics(),
+      stopReloads(),
+      dispatcher.stop(),
+      stopWebhooks(),
+      stopIndexer(),
+    ]);
     await jobs.stop();
     await deps.relay.stop();
   };

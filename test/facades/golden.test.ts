@@ -116,6 +116,12 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
   const session = await call('POST /v1/uploads', 'POST', '/v1/uploads', {
     body: { type: 'audio', file_name: 'long.wav', file_size: 123456, file_type: 'audio/wav' },
   });
+  await call('POST /v1/audio/ai-detection', 'POST', '/v1/audio/ai-detection', {
+    body: { file_url: assets.audioUrl },
+  });
+  await call('POST /v1/audio/acr-check', 'POST', '/v1/audio/acr-check', {
+    body: { file_url: assets.audioUrl },
+  });
   await call('GET /v1/uploads/:id', 'GET', `/v1/uploads/${session.session_id ?? session.sessionId}`);
   await call('POST /v1/cover-art', 'POST', '/v1/cover-art', {
     body: { prompt: 'a calm ocean at sunset', file_name: 'golden-cover.png' },
@@ -234,6 +240,8 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     get_release_job: { releaseId },
     upload_file: { type: 'coverArt', file_name: 'tiny.png', data_base64: 'iVBORw0KGgo=' },
     upload_file_from_url: { type: 'audio', url: 'http://127.0.0.1:9/none.wav' },
+    detect_audio_ai: { fileUrl: assets.audioUrl },
+    detect_audio_pex_search_acr: { fileUrl: assets.audioUrl },
     prepare_local_file_upload: { type: 'audio', file_name: 'big.wav', file_size: 99999 },
     generate_cover_art: { prompt: 'neon city at midnight', fileName: 'golden-tool-cover.png' },
     save_draft: { release: { title: 'Tool draft' } },

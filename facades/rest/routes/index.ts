@@ -1,6 +1,7 @@
 import type { RestRoute } from '../route.ts';
 import { accountRoutes } from './account.ts';
 import { analyticsRoutes } from './analytics.ts';
+import { audioRoutes } from './audio.ts';
 import { catalogRoutes } from './catalog.ts';
 import { coverArtRoutes } from './cover-art.ts';
 import { creditRoutes } from './credits.ts';
@@ -20,6 +21,7 @@ export const restRoutes: RestRoute[] = [
   ...creditRoutes,
   ...fileRoutes,
   ...coverArtRoutes,
+  ...audioRoutes,
   ...releaseRoutes,
   ...deliveryRoutes,
   ...storeOperationRoutes,

@@ -1,6 +1,7 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
 import { analyticsTools } from './analytics.ts';
+import { audioTools } from './audio.ts';
 import { catalogTools } from './catalog.ts';
 import { coverArtTools } from './cover-art.ts';
 import { creditTools } from './credits.ts';
@@ -16,6 +17,7 @@ export const agentTools: ToolRow[] = [
   ...catalogTools,
   ...fileTools,
   ...coverArtTools,
+  ...audioTools,
   ...releaseTools,
   ...deliveryTools,
   ...storeOperationTools,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest } from '../../platform/errors.ts';
 import { getAccount } from '../accounts/get-account.ts';
+import type { AudioDeps } from '../audio/audio-deps.ts';
 import { balanceFor, chargesFor, costOf, purchaseFor, RATES } from './billing.ts';
 import { ruleContextFor } from './rule-context.ts';
 import { evaluateRules, normaliseSubmission } from './rules/engine/index.ts';
@@ -16,14 +17,19 @@ export interface QuoteInput {
  * Prices a release against the balance. Creates and charges nothing. `blockers` are the problems
  * credits cannot fix: rule errors of what was sent (release-level rules only when a release was sent).
  */
-export async function quoteRelease(em: EntityManager, accountId: string, input: QuoteInput) {
+export async function quoteRelease(
+  em: EntityManager,
+  accountId: string,
+  input: QuoteInput,
+  audio?: Omit<AudioDeps, 'em'>,
+) {
   if (!Array.isArray(input.tracks)) {
     throw invalidRequest('tracks must be an array of tracks.', [
       { path: 'tracks', message: 'required array' },
     ]);
   }
   const submission = normaliseSubmission({ release: input.release ?? {}, tracks: input.tracks });
-  const ctx = ruleContextFor(em, accountId);
+  const ctx = ruleContextFor(em, accountId, { audio });
   const charges = await chargesFor(submission.tracks, input.tokenOffset === true, ctx);
   const issues = await evaluateRules(submission, ctx);
   const blockers = issues.filter(

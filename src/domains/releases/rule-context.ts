@@ -1,16 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AudioAnalysis } from '../audio/audio-analysis.entity.ts';
+import type { AudioDeps } from '../audio/audio-deps.ts';
+import { aiDetectionOf } from '../audio/detect-ai.ts';
 import { findOwnedFile } from '../uploads/find-file.ts';
 import type { StoredFile } from '../uploads/stored-file.entity.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import type { RuleContext } from './rules/engine/types.ts';
 
-/** Binds the rules engine's lookups to one account (files are looked up through their owner). */
+/**
+ * Binds the rules engine's lookups to one account (files are looked up through their owner). With
+ * `audio`, a file's AI verdict that is not cached yet is detected (quote and submit price with it).
+ */
 export function ruleContextFor(
   em: EntityManager,
   accountId: string,
-  options: { releaseId?: string; now?: Date } = {},
+  options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
   const files = new Map<string, Promise<StoredFile | null>>();
   const file = (fileUrl: string) => {
@@ -43,12 +48,22 @@ export function ruleContextFor(
       (await em.count(ReleaseTrack, { isrc, release: { id: otherRelease, status: 'submitted' } })) > 0,
     upcInUse: async (upc) => (await em.count(Release, { upc, id: otherRelease, status: 'submitted' })) > 0,
     aiDetection: async (fileUrl) => {
+      const audio = options.audio;
+      if (audio) {
+        const stored = await file(fileUrl);
+        if (stored?.store !== 'audio') return null;
+        const result = await aiDetectionOf({ ...audio, em }, stored);
+        return { containsAi: result.status === 'ok' && result.containsAi };
+      }
       const found = await analysis(fileUrl, 'ai_detection');
       return found ? { containsAi: found.result.containsAi === true } : null;
     },
     registryMatch: async (fileUrl) => {
       const found = await analysis(fileUrl, 'registry_match');
-      return found ? { matched: found.result.matched === true } : null;
+      if (!found) return null;
+      // The caller's own live release is not a rights conflict.
+      const own = (found.result.bestMatch as { ownRelease?: unknown } | null)?.ownRelease === true;
+      return { matched: found.result.matched === true && !own };
     },
   };
 }

@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
+import type { AudioDeps } from '../audio/audio-deps.ts';
 import { InsufficientCreditsError, postLedgerEntry } from '../credits/post-ledger-entry.ts';
 import { CHECKOUT_TOOL, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
@@ -37,6 +38,8 @@ export interface SubmitOptions {
    * the distributor): a release is never submitted without being handed over, nor the other way round.
    */
   handOver: (em: EntityManager, release: Release, at: Date) => Promise<unknown>;
+  /** Detects the AI verdict of audio that has none cached yet (billing uses it). */
+  audio?: Omit<AudioDeps, 'em'>;
 }
 
 export interface SubmitResult {
@@ -77,7 +80,7 @@ export async function submitRelease(
   if (existing?.status === 'submitted') return already(em, existing, accountId);
 
   const submission = normaliseSubmission({ release: input.release, tracks: input.tracks });
-  const ctx = ruleContextFor(em, accountId, { releaseId: existing?.id, now });
+  const ctx = ruleContextFor(em, accountId, { releaseId: existing?.id, now, audio: options.audio });
   const issues = await evaluateRules(submission, ctx);
   const errors = issues.filter((issue) => issue.severity === 'error');
   if (errors.length > 0) {

@@ -1,0 +1,49 @@
+import { bodyField, type RestRoute } from '../route.ts';
+
+const AI_DETECTION_FIELDS =
+  'status containsAi aiScore predictedModel predictedModelScore provider model message cached';
+
+const ACR_FIELDS = `status matched
+  bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
+  provider model message cached`;
+
+const analysisVariables = {
+  fileUrl: bodyField('file_url'),
+  fileName: bodyField('file_name'),
+  releaseId: bodyField('release_id'),
+  conversationId: bodyField('conversation_id'),
+  trackIndex: bodyField('track_index'),
+};
+
+export const audioRoutes: RestRoute[] = [
+  {
+    operationId: 'detectAudioAi',
+    method: 'POST',
+    path: '/audio/ai-detection',
+    summary: 'Detect AI-generated audio (the classifier billing uses); track_index marks the draft track',
+    tag: 'Files and uploads',
+    auth: 'bearer',
+    document: /* GraphQL */ `
+      mutation DetectAudioAi($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
+        result: detectAudioAi(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) { ${AI_DETECTION_FIELDS} }
+      }
+    `,
+    variables: analysisVariables,
+    select: 'result',
+  },
+  {
+    operationId: 'acrCheck',
+    method: 'POST',
+    path: '/audio/acr-check',
+    summary: 'Match audio against the registry of recordings (optional; no billing effect)',
+    tag: 'Files and uploads',
+    auth: 'bearer',
+    document: /* GraphQL */ `
+      mutation AcrCheck($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
+        result: acrCheck(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) { ${ACR_FIELDS} }
+      }
+    `,
+    variables: analysisVariables,
+    select: 'result',
+  },
+];

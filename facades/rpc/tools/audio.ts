@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineTool, type ToolAnnotations, type ToolRow } from '../tool.ts';
+
+const ANALYSES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+const analysisArgs = z.object({
+  fileUrl: z.string().min(1).max(600).describe('An audio fileUrl of yours (/api/files/audio/...).'),
+  fileName: z.string().max(255).optional(),
+  releaseId: z.string().max(100).optional().describe('Your release (draft) the file belongs to.'),
+  conversationId: z.string().max(200).optional(),
+  trackIndex: z.int().min(0).max(999).optional().describe('0-based track of the draft to update.'),
+});
+
+const analysisVariables = (a: z.infer<typeof analysisArgs>) => ({
+  fileUrl: a.fileUrl,
+  fileName: a.fileName,
+  releaseId: a.releaseId,
+  conversationId: a.conversationId,
+  trackIndex: a.trackIndex,
+});
+
+export const audioTools: ToolRow[] = [
+  defineTool({
+    name: 'detect_audio_ai',
+    title: 'Detect AI-generated audio',
+    description:
+      'Whether one of your audio files is AI-generated: the same classifier that decides billing (2 credits per ' +
+      'AI track, 1 per human track). With releaseId and trackIndex, a detected AI track of that draft is ' +
+      'marked AI. Cached per file.',
+    annotations: ANALYSES,
+    args: analysisArgs,
+    document: `mutation AgentDetectAudioAi($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
+      result: detectAudioAi(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) {
+        status containsAi aiScore predictedModel predictedModelScore provider model message cached } }`,
+    variables: analysisVariables,
+    select: 'result',
+  }),
+  defineTool({
+    name: 'detect_audio_pex_search_acr',
+    title: 'Match audio against the registry',
+    description:
+      'Whether one of your audio files matches a recording in the registry (releases live here and the ' +
+      'reference catalogue): matched only above 10% of the fingerprint, with title, artist, ISRC, album, label ' +
+      'and store links. Your own live releases are reported as your own. Optional; no billing effect.',
+    annotations: ANALYSES,
+    args: analysisArgs,
+    document: `mutation AgentAcrCheck($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
+      result: acrCheck(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) {
+        status matched
+        bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
+        provider model message cached } }`,
+    variables: analysisVariables,
+    select: 'result',
+    aliases: ['acr_check', 'registry_match'],
+  }),
+];

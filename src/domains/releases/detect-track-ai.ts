@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalidRequest } from '../../platform/errors.ts';
+import type { AudioDeps } from '../audio/audio-deps.ts';
+import { type AiDetectionResult, type AnalysisRequest, aiDetectionOf } from '../audio/detect-ai.ts';
+import { findOwnedFile } from '../uploads/find-file.ts';
+import { findOwnedRelease } from './find-release.ts';
+import type { Release } from './release.entity.ts';
+import { isAiDeclared } from './rules/engine/index.ts';
+
+function draftTrackIndex(release: Release, index: number): number {
+  const tracks = release.payload.tracks ?? [];
+  if (index >= tracks.length) {
+    throw invalidRequest(`The draft has no track at index ${index}.`, [
+      { path: 'track_index', message: `the draft has ${tracks.length} track(s)` },
+    ]);
+  }
+  return index;
+}
+
+/** The caller's draft track at `index` becomes AI when the detector says so; never the reverse. */
+async function markDraftTrackAi(em: EntityManager, accountId: string, releaseId: string, index: number) {
+  const release = await findOwnedRelease(em, accountId, releaseId, { lock: true });
+  if (release.status !== 'draft') return;
+  const tracks = release.payload.tracks ?? [];
+  const track = tracks[draftTrackIndex(release, index)] ?? {};
+  if (isAiDeclared(track)) return;
+  release.payload = {
+    ...release.payload,
+    tracks: tracks.map((t, i) => (i === index ? { ...t, contains_ai: true } : t)),
+  };
+}
+
+/**
+ * `POST /audio/ai-detection`: the caller's audio file through the same classifier billing uses.
+ * With `release_id` and `track_index`, a detected AI track of that draft is marked AI (a track the
+ * user marked AI stays AI; a submitted release is not changed).
+ */
+export async function detectAudioAi(
+  deps: AudioDeps,
+  accountId: string,
+  request: AnalysisRequest,
+): Promise<AiDetectionResult> {
+  const file = await findOwnedFile(deps.em, accountId, request.fileUrl, {
+    store: 'audio',
+    fieldPath: 'file_url',
+  });
+  const index = request.trackIndex ?? null;
+  if (index !== null && !request.releaseId) {
+    throw invalidRequest('track_index needs release_id.', [
+      { path: 'release_id', message: 'required with track_index' },
+    ]);
+  }
+  if (request.releaseId) {
+    const release = await findOwnedRelease(deps.em, accountId, request.releaseId);
+    if (index !== null && release.status === 'draft') draftTrackIndex(release, index);
+  }
+  const result = await aiDetectionOf(deps, file);
+  if (result.status === 'ok' && result.containsAi && index !== null && request.releaseId) {
+    const releaseId = request.releaseId;
+    await deps.em.transactional((em) => markDraftTrackAi(em, accountId, releaseId, index));
+  }
+  return result;
+}
