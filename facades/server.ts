@@ -16,6 +16,7 @@ import { createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
+import { createOutboxRoutes } from './web/outbox.ts';
 import { createSettingsRoutes } from './web/settings/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
@@ -51,6 +52,7 @@ export function createApp(app: AppServices): Express {
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
   http.use(createSettingsRoutes(app));
+  http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);
   http.use((req: Request, res: Response) => {

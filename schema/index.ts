@@ -25,6 +25,8 @@ import './webhooks/webhooks.ts';
 import './delivery/operations.ts';
 import './analytics/performance.ts';
 import './fraud/fraud-score.ts';
+import './partners/partners.ts';
+import './partners/agent-auth.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

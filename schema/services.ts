@@ -2,9 +2,16 @@ import type { Profile } from '../src/domains/accounts/read-profile.ts';
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
+import type { Clock } from '../src/domains/delivery/clock.ts';
+import { systemClock } from '../src/domains/delivery/clock.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
+import {
+  type AuthorizationCodes,
+  NO_AUTHORIZATION_CODES,
+} from '../src/domains/partners/authorization-codes.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
@@ -54,6 +61,12 @@ export interface AppServices {
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;
   webhookOutbound: OutboundClient;
+  /** Mints authorization codes for the partner flow; set by the authorization server when it mounts. */
+  authorizationCodes: AuthorizationCodes;
+  /** The mail port: SMTP with SMTP_URL, else the embedded outbox (docs/partners.md). */
+  mailer: Mailer;
+  /** Time as the verified-email codes see it (tests move it). */
+  clock: Clock;
   startedAt: Date;
   version: string;
 }
@@ -76,7 +89,7 @@ export async function buildAppServices(
   logger: Logger,
   version: string,
   overrides: Partial<
-    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator'>
+    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator' | 'clock'>
   > = {},
 ): Promise<AppServices> {
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
@@ -134,6 +147,9 @@ export async function buildAppServices(
       timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
       maxRedirects: 0,
     }),
+    authorizationCodes: NO_AUTHORIZATION_CODES,
+    mailer: mailerFor(config, () => orm.em.fork()),
+    clock: overrides.clock ?? systemClock,
     startedAt: new Date(),
     version,
   };
@@ -170,4 +186,5 @@ export async function closeAppServices(app: AppServices): Promise<void> {
   await app.rateLimits.close();
   await app.outbound.close();
   await app.webhookOutbound.close();
+  await app.mailer.close();
 }

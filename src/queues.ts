@@ -1,6 +1,7 @@
 import { ingestQueue } from './domains/analytics/schedule.ts';
 import { advanceQueue } from './domains/delivery/schedule.ts';
+import { challengeQueue } from './domains/verified-email/challenges.ts';
 import type { QueueDefinition } from './platform/jobs/index.ts';
 
 /** Every job queue the app sends to; a domain adds its queues here (created with the database). */
-export const queues: readonly QueueDefinition[] = [advanceQueue, ingestQueue];
+export const queues: readonly QueueDefinition[] = [advanceQueue, ingestQueue, challengeQueue];

@@ -9,6 +9,7 @@ import { Migration20261122085835_webhooks } from './Migration20261122085835_webh
 import { Migration20261125102819_analytics } from './Migration20261125102819_analytics.ts';
 import { Migration20261125103117_oauth } from './Migration20261125103117_oauth.ts';
 import { Migration20261125105155_web_sessions } from './Migration20261125105155_web_sessions.ts';
+import { Migration20261125113810_partners_mail } from './Migration20261125113810_partners_mail.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261125102819_analytics', class: Migration20261125102819_analytics },
   { name: 'Migration20261125103117_oauth', class: Migration20261125103117_oauth },
   { name: 'Migration20261125105155_web_sessions', class: Migration20261125105155_web_sessions },
+  { name: 'Migration20261125113810_partners_mail', class: Migration20261125113810_partners_mail },
 ];

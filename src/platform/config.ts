@@ -63,6 +63,8 @@ const configSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(url(['http', 'https']))),
+    SMTP_URL: url(['smtp', 'smtps']).optional(),
+    MAIL_FROM: z.string().min(3).max(320).default('Tributary <no-reply@tributary.localhost>'),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

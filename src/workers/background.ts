@@ -1,4 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../domains/delivery/clock.ts';
+import type { Mailer } from '../domains/mail/mailer.ts';
 import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
@@ -10,6 +12,7 @@ import type { Scratch } from '../platform/scratch.ts';
 import { createWakeup } from '../platform/wakeup.ts';
 import { startAnalyticsRunner } from './analytics-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
+import { startMailRunner } from './mail-runner.ts';
 import { startOAuthSweeper } from './oauth-sweeper.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
@@ -22,6 +25,8 @@ export interface BackgroundDeps {
   relay: OutboxRelay;
   webhookOutbound: OutboundClient;
   webhookSecretKey: Uint8Array;
+  mailer: Mailer;
+  clock: Clock;
 }
 
 /**
@@ -42,6 +47,14 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
   });
   const stopAnalytics = await startAnalyticsRunner({ boss: jobs.boss, em, logger: deps.logger });
+  const stopMail = await startMailRunner({
+    boss: jobs.boss,
+    em,
+    logger: deps.logger,
+    mailer: deps.mailer,
+    clock: deps.clock,
+    secretKey: deps.webhookSecretKey,
+  });
   const webhookWork = createWakeup();
   const dispatcher = await startDispatcher({
     orm: deps.orm,
@@ -68,7 +81,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
   return async () => {
     stopSweeper();
     stopOAuthSweeper();
-    await Promise.all([stopDeliveries(), stopAnalytics(), dispatcher.stop(), stopWebhooks()]);
+    await Promise.all([stopDeliveries(), stopAnalytics(), stopMail(), dispatcher.stop(), stopWebhooks()]);
     await jobs.stop();
     await deps.relay.stop();
   };

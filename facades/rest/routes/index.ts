@@ -6,6 +6,7 @@ import { coverArtRoutes } from './cover-art.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { fraudRoutes } from './fraud.ts';
+import { partnerRoutes, verifiedEmailRoutes } from './partners.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
 import { storeOperationRoutes } from './store-operations.ts';
@@ -24,4 +25,6 @@ export const restRoutes: RestRoute[] = [
   ...webhookRoutes,
   ...analyticsRoutes,
   ...fraudRoutes,
+  ...partnerRoutes,
+  ...verifiedEmailRoutes,
 ];

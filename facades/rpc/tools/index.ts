@@ -1,6 +1,7 @@
 import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
 import { analyticsTools } from './analytics.ts';
+import { authTools } from './auth.ts';
 import { catalogTools } from './catalog.ts';
 import { coverArtTools } from './cover-art.ts';
 import { deliveryTools } from './delivery.ts';
@@ -10,6 +11,7 @@ import { storeOperationTools } from './store-operations.ts';
 
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
 export const agentTools: ToolRow[] = [
+  ...authTools,
   ...accountTools,
   ...catalogTools,
   ...fileTools,
