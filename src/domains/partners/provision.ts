@@ -128,15 +128,18 @@ export async function createPartnerAccount(
   input: PartnerAccountInput,
 ): Promise<PartnerCode & { userId: string; email: string }> {
   const admitted = await admit(em, limits, input);
-  const account = await createAccount(em, {
-    email: input.email,
-    password: input.password,
-    firstName: input.firstName ?? null,
-    lastName: input.lastName ?? null,
-    provenance: admitted.partner.provenance,
+  // The code is minted before the account commits: no account is left behind without its code.
+  return em.transactional(async (tem) => {
+    const account = await createAccount(tem, {
+      email: input.email,
+      password: input.password,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      provenance: admitted.partner.provenance,
+    });
+    const code = await codeFor(codes, admitted.partner, account.id, admitted, input.redirectUri);
+    return { userId: account.id, email: account.email, ...code };
   });
-  const code = await codeFor(codes, admitted.partner, account.id, admitted, input.redirectUri);
-  return { userId: account.id, email: account.email, ...code };
 }
 
 /**
