@@ -44,7 +44,7 @@ export function createApp(app: AppServices): Express {
   // Before every body parser: the authorization server reads its own bodies.
   http.use(createOAuthRoutes(app).router);
   const yoga = createGraphQLHandler(app);
-  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
+  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, { req }));
   http.use('/v1', createRestApi(app));
   http.use('/api/mcp', originGuard(app.config));
   http.use('/api/mcp/upload', createUploadRoutes(app));

@@ -208,5 +208,12 @@ describe('partner server-to-server flow', () => {
     expect(last.status).toBe(429);
     expect(last.body.type).toBe('rate_limit_error');
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    // GraphQL counts the same address (its context carries the caller's IP too).
+    const viaGraphql = await graphql(
+      app().url,
+      `mutation { createPartnerAccount(email: "g@example.com", password: "a long enough passphrase",
+        clientId: "tbp_x", redirectUri: "${REDIRECT}") { userId } }`,
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions.type).toBe('rate_limit_error');
   });
 });
