@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { outboxPageEnabled } from '../../schema/partners/outbox.ts';
 import { useTestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 import { accountWithPassword } from '../support/oauth.ts';
@@ -37,5 +38,14 @@ describe('the embedded outbox (no SMTP_URL)', () => {
       body: { email: account.email, code },
     });
     expect(claimed.status).toBe(201);
+  });
+
+  it('is never shown in production', () => {
+    const production = {
+      ...app().services,
+      config: { ...app().services.config, NODE_ENV: 'production' as const },
+    };
+    expect(outboxPageEnabled(app().services)).toBe(true);
+    expect(outboxPageEnabled(production)).toBe(false);
   });
 });

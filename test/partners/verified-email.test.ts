@@ -185,6 +185,11 @@ describe('verified-email flow over SMTP (smtp-server + mailparser on loopback)',
     expect(difference).toBeLessThanOrEqual(noise * 2);
   });
 
+  it('has no /dev/outbox when mail goes out over SMTP', async () => {
+    expect(app.services.mailer.kind).toBe('smtp');
+    expect((await request(app.url, 'GET', '/dev/outbox')).status).toBe(404);
+  });
+
   it('rate limits challenges per email with 429 and Retry-After', async () => {
     let last = await request(app.url, 'POST', CHALLENGE, { body: { email: 'flood@example.com' } });
     for (let i = 0; i < 6 && last.status !== 429; i++) {
