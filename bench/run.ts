@@ -10,6 +10,7 @@ const BENCHES: Record<string, string> = {
   'cover-art': './cover-art.ts',
   analytics: './analytics.ts',
   oauth: './oauth.ts',
+  passwords: './passwords.ts',
 };
 
 const wanted = process.argv.slice(2);
