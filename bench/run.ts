@@ -11,6 +11,7 @@ const BENCHES: Record<string, string> = {
   analytics: './analytics.ts',
   oauth: './oauth.ts',
   audio: './audio.ts',
+  passwords: './passwords.ts',
 };
 
 const wanted = process.argv.slice(2);

@@ -16,6 +16,7 @@ import { createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
+import { createOutboxRoutes } from './web/outbox.ts';
 import { createPaymentRoutes } from './web/payments.ts';
 import { createSettingsRoutes } from './web/settings/index.ts';
 
@@ -44,7 +45,7 @@ export function createApp(app: AppServices): Express {
   // Before every body parser: the authorization server reads its own bodies.
   http.use(createOAuthRoutes(app).router);
   const yoga = createGraphQLHandler(app);
-  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, {}));
+  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, { req }));
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
   http.use(createPaymentRoutes(app));
   http.use('/v1', createRestApi(app));
@@ -54,6 +55,7 @@ export function createApp(app: AppServices): Express {
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
   http.use(createSettingsRoutes(app));
+  http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);
   http.use((req: Request, res: Response) => {

@@ -15,6 +15,15 @@ import type { AppServices } from './services.ts';
  */
 export type Channel = 'graphql' | 'rest' | 'agent_http' | 'agent_tool';
 
+/** Who sent the request, as the facade saw it: limits per address and provenance from a partner host. */
+export interface ClientInfo {
+  ip: string;
+  origin: string | null;
+  referer: string | null;
+}
+
+const UNKNOWN_CLIENT: ClientInfo = { ip: 'unknown', origin: null, referer: null };
+
 export interface Context {
   app: AppServices;
   /** A fork of the ORM's EntityManager: one identity map per request. */
@@ -22,12 +31,13 @@ export interface Context {
   principal: Principal | null;
   requestId: string;
   channel: Channel;
+  client: ClientInfo;
 }
 
 export function createContext(
   app: AppServices,
   principal: Principal | null,
-  options: { requestId?: string | undefined; channel?: Channel } = {},
+  options: { requestId?: string | undefined; channel?: Channel; client?: ClientInfo | undefined } = {},
 ): Context {
   let em: EntityManager | undefined;
   return {
@@ -40,6 +50,7 @@ export function createContext(
     principal,
     requestId: options.requestId ?? randomUUID(),
     channel: options.channel ?? 'graphql',
+    client: options.client ?? UNKNOWN_CLIENT,
   };
 }
 

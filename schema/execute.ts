@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Principal } from '../src/domains/accounts/principal.ts';
-import { type Channel, createContext } from './context.ts';
+import { type Channel, type ClientInfo, createContext } from './context.ts';
 import { normaliseError } from './errors.ts';
 import { type EnumTranslation, enumTranslation, toDomainValues, toEnumNames } from './facade-values.ts';
 import { getFacadeSchema } from './index.ts';
@@ -60,6 +60,7 @@ export interface RunOptions {
   channel: Channel;
   variables?: Record<string, unknown>;
   requestId?: string;
+  client?: ClientInfo;
 }
 
 export interface OperationResult {
@@ -79,6 +80,7 @@ export async function runOperation(
   const context = createContext(app, options.principal, {
     requestId: options.requestId,
     channel: options.channel,
+    client: options.client,
   });
   const refused = refuseHostileInput(prepared.document, options.variables);
   if (refused) return { data: null, errors: [normaliseError(refused, app.logger, context.requestId)] };

@@ -30,6 +30,8 @@ import './analytics/performance.ts';
 import './fraud/fraud-score.ts';
 import './audio/ai-detection.ts';
 import './audio/acr-check.ts';
+import './partners/partners.ts';
+import './partners/agent-auth.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

@@ -5,9 +5,16 @@ import { createLocalAiDetector } from '../src/domains/audio/detection/local-dete
 import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
+import type { Clock } from '../src/domains/delivery/clock.ts';
+import { systemClock } from '../src/domains/delivery/clock.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
+import {
+  type AuthorizationCodes,
+  NO_AUTHORIZATION_CODES,
+} from '../src/domains/partners/authorization-codes.ts';
 import type { PaymentsPort } from '../src/domains/payments/port.ts';
 import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
 import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';
@@ -64,6 +71,12 @@ export interface AppServices {
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;
   webhookOutbound: OutboundClient;
+  /** Mints authorization codes for the partner flow; set by the authorization server when it mounts. */
+  authorizationCodes: AuthorizationCodes;
+  /** The mail port: SMTP with SMTP_URL, else the embedded outbox (docs/partners.md). */
+  mailer: Mailer;
+  /** Time as the verified-email codes see it (tests move it). */
+  clock: Clock;
   startedAt: Date;
   version: string;
 }
@@ -112,7 +125,10 @@ export async function buildAppServices(
   logger: Logger,
   version: string,
   overrides: Partial<
-    Pick<AppServices, 'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator' | 'payments'>
+    Pick<
+      AppServices,
+      'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator' | 'payments' | 'clock'
+    >
   > = {},
 ): Promise<AppServices> {
   const webhookSecretKey = loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
@@ -173,6 +189,9 @@ export async function buildAppServices(
       timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
       maxRedirects: 0,
     }),
+    authorizationCodes: NO_AUTHORIZATION_CODES,
+    mailer: mailerFor(config, () => orm.em.fork()),
+    clock: overrides.clock ?? systemClock,
     startedAt: new Date(),
     version,
   };
@@ -209,4 +228,5 @@ export async function closeAppServices(app: AppServices): Promise<void> {
   await app.rateLimits.close();
   await app.outbound.close();
   await app.webhookOutbound.close();
+  await app.mailer.close();
 }

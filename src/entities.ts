@@ -7,7 +7,9 @@ import { RegistryRecording } from './domains/audio/registry/registry-recording.e
 import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
+import { OutboxMail } from './domains/mail/outbox-mail.entity.ts';
 import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
+import { Partner } from './domains/partners/partner.entity.ts';
 import { paymentEntities } from './domains/payments/entities.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
@@ -15,6 +17,7 @@ import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
+import { EmailChallenge } from './domains/verified-email/email-challenge.entity.ts';
 import { webhookEntities } from './domains/webhooks/entities.ts';
 import { OutboxEvent } from './platform/events/outbox-event.entity.ts';
 import { RateLimitBucket } from './platform/rate-limit/rate-limit-bucket.entity.ts';
@@ -43,4 +46,7 @@ export const entities = [
   OAuthModel,
   WebSession,
   ...paymentEntities,
+  Partner,
+  OutboxMail,
+  EmailChallenge,
 ];

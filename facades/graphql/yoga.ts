@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { Request } from 'express';
 import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
@@ -11,11 +12,15 @@ import { refuseHostileInput } from '../../schema/input-guard.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
+import { clientInfo } from '../client-info.ts';
 import { createFanOut } from './fan-out.ts';
 import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
 
-export function createGraphQLHandler(app: AppServices): YogaServerInstance<Record<string, unknown>, Context> {
-  return createYoga<Record<string, unknown>, Context>({
+/** What express hands yoga with each request: the request itself, for the caller's address. */
+type ServerContext = { req?: Request };
+
+export function createGraphQLHandler(app: AppServices): YogaServerInstance<ServerContext, Context> {
+  return createYoga<ServerContext, Context>({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
     graphiql: app.config.GRAPHIQL ? { subscriptionsProtocol: 'WS', title: 'Tributary GraphiQL' } : false,
@@ -23,11 +28,11 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Recor
     renderGraphiQL,
     landingPage: false,
     logging: false,
-    context: async ({ request }) => {
+    context: async ({ request, req }) => {
       const requestId = currentRequestId() ?? crypto.randomUUID();
       try {
         const principal = await authenticate(app, bearerToken(request.headers.get('authorization')));
-        return createContext(app, principal, { requestId });
+        return createContext(app, principal, { requestId, ...(req ? { client: clientInfo(req) } : {}) });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         // A bad token fails the whole request, as on the other surfaces: HTTP 401 with a challenge.
@@ -83,7 +88,13 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
       subscribe: fanOut.subscribe,
       context: async (ctx, id) =>
         fanOut.bind(
-          createContext(app, await authenticate(app, connectionToken(ctx.connectionParams))),
+          createContext(app, await authenticate(app, connectionToken(ctx.connectionParams)), {
+            client: {
+              ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+              origin: ctx.extra.request.headers.origin ?? null,
+              referer: ctx.extra.request.headers.referer ?? null,
+            },
+          }),
           ctx.extra.socket,
           id,
         ),

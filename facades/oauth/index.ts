@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { loadOAuthKeys } from '../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { createInteractionRoutes } from './interactions.ts';
+import { partnerAuthorizationCodes } from './partner-codes.ts';
 import { createProvider, OAUTH_ROUTES } from './provider.ts';
 
 /** Paths oidc-provider answers; it answers 404 for anything else, so it is handed only these. */
@@ -45,6 +46,7 @@ export interface OAuthSurface {
 export function createOAuthRoutes(app: AppServices): OAuthSurface {
   const keys = loadOAuthKeys(app.config.DATA_DIR, app.config.OAUTH_KEYS);
   const provider = createProvider(app, keys);
+  app.authorizationCodes = partnerAuthorizationCodes(app, provider);
   const restTokenRequests = new WeakSet<IncomingMessage>();
 
   provider.use(async (ctx, next) => {

@@ -5,6 +5,7 @@ import { errorExtensions } from '../../schema/errors.ts';
 import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError, invalidRequest } from '../../src/platform/errors.ts';
+import { clientInfo } from '../client-info.ts';
 import { routeHandler } from '../route-handler.ts';
 import { envelopeFrom, sendError } from './errors.ts';
 import type { RestRoute, VariableSource } from './route.ts';
@@ -127,7 +128,13 @@ export function createRestRouter(
         const requestId = String(res.locals.requestId ?? crypto.randomUUID());
         const principal = await authenticate(app, bearerToken(req.headers.authorization));
         const variables = variablesFor(req, route);
-        const result = await runOperation(app, entry.operation, { principal, channel, variables, requestId });
+        const result = await runOperation(app, entry.operation, {
+          principal,
+          channel,
+          variables,
+          requestId,
+          client: clientInfo(req),
+        });
         const [error] = result.errors;
         if (error) {
           sendError(res, restEnvelope(error, entry.restNames));

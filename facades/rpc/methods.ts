@@ -1,6 +1,6 @@
 import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCServer } from 'json-rpc-2.0';
 import type { z } from 'zod';
-import { authenticate } from '../../schema/context.ts';
+import { authenticate, type ClientInfo } from '../../schema/context.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { toolCallResult } from './answer-json.ts';
 import {
@@ -28,6 +28,7 @@ import { MAX_NAME_LENGTH } from './suggest.ts';
 export interface CallParams {
   principal: Principal;
   requestId: string;
+  client?: ClientInfo;
 }
 
 export interface AgentSurface {
@@ -105,6 +106,7 @@ async function callTool(surface: AgentSurface, params: unknown, call: CallParams
     channel: 'agent_tool',
     variables: tool.row.variables?.(parsed.data) ?? {},
     requestId: call.requestId,
+    client: call.client,
   });
   if ('error' in outcome) throw toException(rpcErrorFrom(outcome.error.message, outcome.error.extensions));
   return toolCallResult(outcome.value);

@@ -7,6 +7,7 @@ import {
 } from 'json-rpc-2.0';
 import { authenticate, bearerToken } from '../../schema/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
+import { clientInfo } from '../client-info.ts';
 import { transportError } from '../transport-errors.ts';
 import { stringifyAnswer } from './answer-json.ts';
 import { allowedWithoutHeader, sendChallenge } from './auth.ts';
@@ -113,7 +114,7 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
         return;
       }
 
-      const call: CallParams = { principal, requestId };
+      const call: CallParams = { principal, requestId, client: clientInfo(req) };
       // One after the other: a batch may save a draft and then submit it.
       const responses: JSONRPCResponse[] = [];
       for (const message of messages) {

@@ -31,6 +31,7 @@ const TokenKindEnum = enumFromList('TokenKind', TOKEN_KINDS, {
     pat: 'A personal access token (svc_pat_…).',
     verified_email: 'Issued to a headless agent that proved an email address.',
     oauth: 'An OAuth 2.1 access token.',
+    agent_login: 'Issued to an agent by the auth_login tool (email and password), for 24 hours.',
   },
 });
 const TokenStatusEnum = enumFromList('TokenStatus', TOKEN_STATUSES, {

@@ -11,6 +11,7 @@ import type { AppServices } from '../services.ts';
 
 export { loadOAuthKeys, type OAuthKeys } from '../../src/domains/oauth/keys.ts';
 export { mcpResourceUrl, OAUTH_SCOPE } from '../../src/domains/oauth/resource.ts';
+export type { AuthorizationCodes } from '../../src/domains/partners/authorization-codes.ts';
 
 /** oidc-provider's adapter over PostgreSQL; revoked access tokens leave every instance's cache. */
 export function oauthStorage(app: AppServices, sealKey: Uint8Array): new (kind: string) => OAuthAdapter {

@@ -1,3 +1,4 @@
+import { releaseProvenance } from '../../src/domains/partners/provenance.ts';
 import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-submit-allowance.ts';
 import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
 import {
@@ -86,13 +87,20 @@ async function submit(
   input: SubmitInput,
   options: { idempotencyKey?: string | null; provenance?: string | null },
 ) {
-  const { accountId } = requirePrincipal(context);
+  const principal = requirePrincipal(context);
+  const { accountId } = principal;
   // The agent HTTP endpoint has an allowance of its own; the channel comes from the facade.
   if (context.channel === 'agent_http')
     await consumeAgentSubmitAllowance(context.em, context.app.rateLimits, accountId);
   return submitRelease(context.em, accountId, input, {
     idempotencyKey: options.idempotencyKey ?? null,
-    provenance: options.provenance ?? null,
+    provenance: await releaseProvenance(context.em, {
+      token: principal.provenance,
+      sent: options.provenance,
+      sentAs: context.channel === 'agent_tool' ? 'argument' : 'header',
+      origin: context.client.origin,
+      referer: context.client.referer,
+    }),
     handOver: (em, release, at) => context.app.distributor.deliver(em, release, at),
     audio: audioServices(context),
   });

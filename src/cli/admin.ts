@@ -15,6 +15,13 @@ import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-ex
 import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
 import { importCatalogue } from '../domains/audio/registry/import-catalogue.ts';
 import { grantCredits } from '../domains/credits/grant-credits.ts';
+import { listOutbox } from '../domains/mail/mailer.ts';
+import {
+  createPartner,
+  disablePartner,
+  listPartners,
+  partnerView,
+} from '../domains/partners/manage-partners.ts';
 import { type AppConfig, loadConfig } from '../platform/config.ts';
 import { connectDatabase } from '../platform/db/connect.ts';
 import { AppError, invalidRequest, notFound } from '../platform/errors.ts';
@@ -28,7 +35,11 @@ const USAGE = `usage: npm run admin -- <command> [options]
   token:create   (--email E | --account ID) [--name NAME] [--scopes ...] [--expires ...]
   token:revoke   --token-id ID
   credits:grant  (--email E | --account ID) --credits N [--ref REF]
-  registry:import DIR_OR_CSV   (reference recordings for the ACR check; docs/audio.md)`;
+  registry:import DIR_OR_CSV   (reference recordings for the ACR check; docs/audio.md)
+  partner:create --name N --redirect-uri U [--provenance TAG]
+  partner:list
+  partner:disable --client-id ID
+  mail:list      [--limit N]   (the embedded outbox, newest first)`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -46,6 +57,10 @@ const OPTIONS = {
   'token-name': { type: 'string' },
   'token-id': { type: 'string' },
   ref: { type: 'string' },
+  'redirect-uri': { type: 'string' },
+  provenance: { type: 'string' },
+  'client-id': { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -112,6 +127,34 @@ const commands: Record<
   string,
   (em: EntityManager, options: Options, args: string[]) => Promise<Record<string, unknown>>
 > = {
+  'partner:create': async (em, options) => {
+    if (!options.name) throw invalidRequest('--name is required');
+    if (!options['redirect-uri']) throw invalidRequest('--redirect-uri is required');
+    const partner = await createPartner(em, {
+      name: options.name,
+      redirectUri: options['redirect-uri'],
+      provenance: options.provenance ?? null,
+    });
+    return { clientId: partner.clientId, provenance: partner.provenance };
+  },
+  'mail:list': async (em, options) => {
+    const limit = options.limit === undefined ? 20 : Number(options.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw invalidRequest('--limit must be 1..500');
+    const mails = await listOutbox(em, limit);
+    return {
+      mails: mails.map((mail) => ({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        createdAt: mail.createdAt.toISOString(),
+      })),
+    };
+  },
+  'partner:list': async (em) => ({ partners: (await listPartners(em)).map(partnerView) }),
+  'partner:disable': async (em, options) => {
+    if (!options['client-id']) throw invalidRequest('--client-id is required');
+    return partnerView(await disablePartner(em, options['client-id']));
+  },
   'account:create': async (em, options) => {
     if (!options.email) throw invalidRequest('--email is required');
     const scopes = parseScopes(options.scopes);

@@ -11,6 +11,7 @@ import { Migration20261125103117_oauth } from './Migration20261125103117_oauth.t
 import { Migration20261125105155_web_sessions } from './Migration20261125105155_web_sessions.ts';
 import { Migration20261125105806_payments } from './Migration20261125105806_payments.ts';
 import { Migration20261125112913_registry } from './Migration20261125112913_registry.ts';
+import { Migration20261125113810_partners_mail } from './Migration20261125113810_partners_mail.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: 'Migration20261125105155_web_sessions', class: Migration20261125105155_web_sessions },
   { name: 'Migration20261125105806_payments', class: Migration20261125105806_payments },
   { name: 'Migration20261125112913_registry', class: Migration20261125112913_registry },
+  { name: 'Migration20261125113810_partners_mail', class: Migration20261125113810_partners_mail },
 ];

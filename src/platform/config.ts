@@ -79,6 +79,8 @@ const configSchema = z
       .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Stripe publishable key (pk_…)')
       .optional(),
     STRIPE_API_BASE: url(['http', 'https']).optional(),
+    SMTP_URL: url(['smtp', 'smtps']).optional(),
+    MAIL_FROM: z.string().min(3).max(320).default('Tributary <no-reply@tributary.localhost>'),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

@@ -1,4 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../domains/delivery/clock.ts';
+import type { Mailer } from '../domains/mail/mailer.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
 import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';
@@ -13,6 +15,7 @@ import { createWakeup } from '../platform/wakeup.ts';
 import { startAnalyticsRunner } from './analytics-runner.ts';
 import { startAutoReloadRunner } from './auto-reload-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
+import { startMailRunner } from './mail-runner.ts';
 import { startOAuthSweeper } from './oauth-sweeper.ts';
 import { startRegistryIndexer } from './registry-indexer.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
@@ -28,6 +31,8 @@ export interface BackgroundDeps {
   webhookOutbound: OutboundClient;
   webhookSecretKey: Uint8Array;
   payments: PaymentsPort;
+  mailer: Mailer;
+  clock: Clock;
 }
 
 /**
@@ -60,6 +65,14 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     payments: deps.payments,
     logger: deps.logger,
   });
+  const stopMail = await startMailRunner({
+    boss: jobs.boss,
+    em,
+    logger: deps.logger,
+    mailer: deps.mailer,
+    clock: deps.clock,
+    secretKey: deps.webhookSecretKey,
+  });
   const webhookWork = createWakeup();
   const dispatcher = await startDispatcher({
     orm: deps.orm,
@@ -90,6 +103,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
       stopDeliveries(),
       stopAnalytics(),
       stopReloads(),
+      stopMail(),
       dispatcher.stop(),
       stopWebhooks(),
       stopIndexer(),

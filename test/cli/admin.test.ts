@@ -100,6 +100,44 @@ describe('operator CLI (npm run admin)', () => {
     expect(weak.stderr).not.toContain('short"');
   });
 
+  it('partner:create prints {clientId, provenance}; partner:list shows it; partner:disable refuses its flow', async () => {
+    const { stdout } = await admin(
+      'partner:create',
+      '--name',
+      'Label App',
+      '--redirect-uri',
+      'https://label.example/cb',
+      '--provenance',
+      'LABELAPP',
+    );
+    const created = JSON.parse(stdout);
+    expect(Object.keys(created).sort()).toEqual(['clientId', 'provenance']);
+    expect(created).toMatchObject({ clientId: expect.stringMatching(/^tbp_/), provenance: 'LABELAPP' });
+    const defaulted = JSON.parse(
+      (await admin('partner:create', '--name', 'Beat Lab 2', '--redirect-uri', 'https://b.example/cb'))
+        .stdout,
+    );
+    expect(defaulted.provenance).toBe('BEAT_LAB_2');
+    const listed = JSON.parse((await admin('partner:list')).stdout);
+    expect(listed.partners.map((p: { clientId: string }) => p.clientId)).toContain(created.clientId);
+
+    const attempt = () =>
+      request(app.url, 'POST', '/v1/auth/authorize', {
+        body: {
+          email: 'nobody@example.com',
+          password: 'whatever password',
+          client_id: created.clientId,
+          redirect_uri: 'https://label.example/cb',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        },
+      });
+    expect((await attempt()).body.code).toBe('invalid_credentials');
+    const disabled = JSON.parse((await admin('partner:disable', '--client-id', created.clientId)).stdout);
+    expect(disabled.disabledAt).toEqual(expect.any(String));
+    expect((await attempt()).body.code).toBe('invalid_client');
+  });
+
   it('rejects bad input with a usage message and exit code 2 or 1', async () => {
     const unknown = await admin('nope').catch((e) => e);
     expect(unknown.code).toBe(2);

@@ -295,6 +295,31 @@ it('REST and agent answers are byte-identical to the recorded ones', async () =>
     body: { email: 'golden@example.test' },
   });
 
+  // Partner endpoints (public): an unknown client_id is refused before anything is written.
+  const partnerBody = {
+    email: 'golden-partner@example.test',
+    password: 'a long enough passphrase',
+    client_id: 'tbp_not_allowlisted',
+    redirect_uri: 'https://partner.example/callback',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  };
+  await call('POST /v1/accounts', 'POST', '/v1/accounts', { token: null, body: partnerBody });
+  await call('POST /v1/auth/authorize', 'POST', '/v1/auth/authorize', { token: null, body: partnerBody });
+  await call(
+    'POST /v1/agent-auth/verified-email/challenge',
+    'POST',
+    '/v1/agent-auth/verified-email/challenge',
+    {
+      token: null,
+      body: { email: 'golden-nobody@example.test', client_name: 'Golden Agent' },
+    },
+  );
+  await call('POST /v1/agent-auth/verified-email/claim', 'POST', '/v1/agent-auth/verified-email/claim', {
+    token: null,
+    body: { email: 'golden-nobody@example.test', code: '12345678' },
+  });
+
   // Every route and tool has a recorded case.
   const missing = [
     ...restRoutes.map((r) => `${r.method} /v1${r.path}`),

@@ -27,7 +27,7 @@ export interface TestApp {
 export interface TestAppOptions {
   background?: boolean;
   /** Services that replace the configured ones (a distributor adapter of the test's own, say). */
-  services?: Partial<Pick<AppServices, 'distributor' | 'outbound' | 'payments'>>;
+  services?: Partial<Pick<AppServices, 'distributor' | 'outbound' | 'payments' | 'clock'>>;
 }
 
 export async function startTestApp(

@@ -8,6 +8,7 @@ import { creditRoutes } from './credits.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { fileRoutes } from './files.ts';
 import { fraudRoutes } from './fraud.ts';
+import { partnerRoutes, verifiedEmailRoutes } from './partners.ts';
 import { platformRoutes } from './platform.ts';
 import { releaseRoutes } from './releases.ts';
 import { storeOperationRoutes } from './store-operations.ts';
@@ -28,4 +29,6 @@ export const restRoutes: RestRoute[] = [
   ...webhookRoutes,
   ...analyticsRoutes,
   ...fraudRoutes,
+  ...partnerRoutes,
+  ...verifiedEmailRoutes,
 ];

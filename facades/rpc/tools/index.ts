@@ -2,6 +2,7 @@ import type { ToolRow } from '../tool.ts';
 import { accountTools } from './account.ts';
 import { analyticsTools } from './analytics.ts';
 import { audioTools } from './audio.ts';
+import { authTools } from './auth.ts';
 import { catalogTools } from './catalog.ts';
 import { coverArtTools } from './cover-art.ts';
 import { creditTools } from './credits.ts';
@@ -12,6 +13,7 @@ import { storeOperationTools } from './store-operations.ts';
 
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
 export const agentTools: ToolRow[] = [
+  ...authTools,
   ...accountTools,
   ...creditTools,
   ...catalogTools,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Account } from './account.entity.ts';
 
-export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth'] as const;
+export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth', 'agent_login'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export const AccessToken = defineEntity({
@@ -27,6 +27,8 @@ export const AccessToken = defineEntity({
     /** OAuth access tokens: the grant that issued them (revoking the grant revokes them) and their audience. */
     grantId: p.string().length(100).nullable().index(),
     audience: p.string().length(500).nullable(),
+    /** Tokens issued to a partner's client: its provenance tag, put on every release submitted with them. */
+    provenance: p.string().length(100).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -35,6 +35,7 @@ export async function verifyTokenHash(
       tokenId: record.id,
       tokenKind: record.kind,
       audience: record.audience ?? null,
+      provenance: record.provenance ?? null,
     },
     expiresAt: record.expiresAt ?? null,
   };

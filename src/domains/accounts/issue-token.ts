@@ -10,6 +10,7 @@ export const TOKEN_PREFIX: Record<TokenKind, string> = {
   pat: 'svc_pat_',
   verified_email: 'svc_vet_',
   oauth: 'svc_oat_',
+  agent_login: 'svc_alt_',
 };
 
 export interface IssueTokenInput {
@@ -19,6 +20,8 @@ export interface IssueTokenInput {
   expires: TokenExpiry;
   kind?: TokenKind;
   now?: Date;
+  /** A lifetime other than the settings' choices (verified-email and agent sign-in tokens). */
+  expiresAt?: Date;
 }
 
 export interface IssuedToken {
@@ -40,7 +43,7 @@ export async function issueToken(em: EntityManager, input: IssueTokenInput): Pro
     tokenHash: sha256Hex(token),
     displayPrefix: `${token.slice(0, TOKEN_PREFIX[kind].length + 4)}…`,
     scopes: [...new Set(input.scopes)],
-    expiresAt: expiryDate(input.expires, now),
+    expiresAt: input.expiresAt ?? expiryDate(input.expires, now),
     createdAt: now,
   });
   await em.flush();

@@ -16,18 +16,25 @@ export const PASSWORD_HASH_OPTIONS = {
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 
-/** Length is the rule (NIST SP 800-63B): at least 10 characters, not all the same one. */
+/** What is weak about a password, or null: length is the rule (NIST SP 800-63B), not composition. */
+export function passwordWeakness(password: string): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return `too short (${password.length} characters)`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `too long (${password.length} characters)`;
+  if (new Set(password).size < 3) return 'too repetitive (fewer than 3 different characters)';
+  return null;
+}
+
 export function assertStrongPassword(password: string, path = 'password'): void {
-  const weak =
-    password.length < PASSWORD_MIN_LENGTH ||
-    password.length > PASSWORD_MAX_LENGTH ||
-    new Set(password).size < 3;
-  if (weak) {
+  const weakness = passwordWeakness(password);
+  if (weakness) {
+    const rule = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, at least 3 different ones`;
     throw new AppError(
       'validation_error',
       'weak_password',
-      `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not one repeated character.`,
-      { details: [{ path, message: 'weak password', rule: 'weak_password' }] },
+      `The password is ${weakness}: it must be ${rule}.`,
+      {
+        details: [{ path, message: weakness, rule: 'weak_password' }],
+      },
     );
   }
 }

@@ -14,4 +14,6 @@ export interface Principal {
   uploadSessionId?: string;
   /** OAuth access tokens: the resource they were issued for (RFC 8707); null for the others. */
   audience?: string | null;
+  /** Tokens issued to an allowlisted partner: its provenance tag (docs/partners.md). */
+  provenance?: string | null;
 }

@@ -160,14 +160,16 @@ async function recordAccessToken(
   const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
   const audience = typeof payload.aud === 'string' ? payload.aud : null;
   const clientId = typeof payload.clientId === 'string' ? payload.clientId : 'unknown client';
-  const [client] = await em.execute<{ name: string | null }[]>(
-    `select payload->>'client_name' as name from oauth_models where key = ?`,
-    [modelKey('Client', clientId)],
+  const [client] = await em.execute<{ name: string | null; provenance: string | null }[]>(
+    `select payload->>'client_name' as name,
+       (select provenance from partners where client_id = ? and disabled_at is null) as provenance
+     from oauth_models where key = ?`,
+    [clientId, modelKey('Client', clientId)],
   );
   await em.execute(
     `insert into access_tokens (id, account_id, kind, name, token_hash, display_prefix, scopes, expires_at,
-       grant_id, audience, created_at)
-     values (?, ?, 'oauth', ?, ?, ?, ?, ?, ?, ?, now()) on conflict (token_hash) do nothing`,
+       grant_id, audience, provenance, created_at)
+     values (?, ?, 'oauth', ?, ?, ?, ?, ?, ?, ?, ?, now()) on conflict (token_hash) do nothing`,
     [
       randomUUID(),
       payload.accountId,
@@ -178,6 +180,7 @@ async function recordAccessToken(
       expiresAt,
       typeof payload.grantId === 'string' ? payload.grantId : null,
       audience,
+      client?.provenance ?? null,
     ],
   );
 }

@@ -1,0 +1,94 @@
+import { bodyField, type RestRoute } from '../route.ts';
+
+const TAG = 'Authentication';
+
+/** The partner answer in the spec's names (userId, email, authorization_code) and the rest snake_case. */
+export const PARTNER_AUTHORIZATION_FIELDS =
+  'userId email authorization_code: authorizationCode expires_in: expiresIn redirect_uri: redirectUri scope provenance';
+
+const CLIENT_VARIABLES = {
+  email: bodyField('email'),
+  password: bodyField('password'),
+  clientId: bodyField('client_id'),
+  redirectUri: bodyField('redirect_uri'),
+  codeChallenge: bodyField('code_challenge'),
+  codeChallengeMethod: bodyField('code_challenge_method'),
+  scope: bodyField('scope'),
+  provenance: bodyField('provenance'),
+};
+
+const CLIENT_PARAMETERS = `$email: String!, $password: String!, $clientId: String!, $redirectUri: String!,
+  $codeChallenge: String, $codeChallengeMethod: String, $scope: String, $provenance: String`;
+const CLIENT_ARGUMENTS = `email: $email, password: $password, clientId: $clientId, redirectUri: $redirectUri,
+  codeChallenge: $codeChallenge, codeChallengeMethod: $codeChallengeMethod, scope: $scope, provenance: $provenance`;
+
+export const partnerRoutes: RestRoute[] = [
+  {
+    operationId: 'createPartnerAccount',
+    method: 'POST',
+    path: '/accounts',
+    summary: 'Partners: create an account (PKCE S256 required); 201 with a one-shot authorization code',
+    tag: TAG,
+    auth: 'public',
+    document: `mutation CreatePartnerAccount(${CLIENT_PARAMETERS}, $firstName: String, $lastName: String) {
+      created: createPartnerAccount(${CLIENT_ARGUMENTS}, firstName: $firstName, lastName: $lastName) {
+        ${PARTNER_AUTHORIZATION_FIELDS} } }`,
+    variables: {
+      ...CLIENT_VARIABLES,
+      firstName: bodyField('first_name'),
+      lastName: bodyField('last_name'),
+    },
+    select: 'created',
+    status: 201,
+  },
+  {
+    operationId: 'authorizePartnerAccount',
+    method: 'POST',
+    path: '/auth/authorize',
+    summary: 'Partners: authorize an existing account by password; 200 with a one-shot authorization code',
+    tag: TAG,
+    auth: 'public',
+    document: `mutation AuthorizePartnerAccount(${CLIENT_PARAMETERS}) {
+      authorized: authorizePartnerAccount(${CLIENT_ARGUMENTS}) { ${PARTNER_AUTHORIZATION_FIELDS} } }`,
+    variables: CLIENT_VARIABLES,
+    select: 'authorized',
+  },
+];
+
+/** The issued-token answer in OAuth's names. */
+export const ISSUED_TOKEN_FIELDS =
+  'access_token: accessToken token_type: tokenType scope expires_at: expiresAt';
+
+export const verifiedEmailRoutes: RestRoute[] = [
+  {
+    operationId: 'requestVerifiedEmailChallenge',
+    method: 'POST',
+    path: '/agent-auth/verified-email/challenge',
+    summary:
+      'Mail a one-time 8-digit code; the same acknowledgement whether or not the address has an account',
+    tag: TAG,
+    auth: 'public',
+    document: `mutation RequestVerifiedEmailChallenge($email: String!, $clientName: String, $scopes: [String!]) {
+      challenge: requestVerifiedEmailChallenge(email: $email, clientName: $clientName, scopes: $scopes) {
+        message claim_uri: claimUri expires_in: expiresIn } }`,
+    variables: {
+      email: bodyField('email'),
+      clientName: bodyField('client_name'),
+      scopes: bodyField('scopes'),
+    },
+    select: 'challenge',
+  },
+  {
+    operationId: 'claimVerifiedEmailCode',
+    method: 'POST',
+    path: '/agent-auth/verified-email/claim',
+    summary: 'Exchange the mailed code for a bearer token (201); 400 invalid_code or too_many_attempts',
+    tag: TAG,
+    auth: 'public',
+    document: `mutation ClaimVerifiedEmailCode($email: String!, $code: String!) {
+      claimed: claimVerifiedEmailCode(email: $email, code: $code) { ${ISSUED_TOKEN_FIELDS} } }`,
+    variables: { email: bodyField('email'), code: bodyField('code') },
+    select: 'claimed',
+    status: 201,
+  },
+];

@@ -1,0 +1,200 @@
+import { createHmac, randomInt, randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { constantTimeEqual } from '../../platform/crypto.ts';
+import { invalidRequest } from '../../platform/errors.ts';
+import { type QueueDefinition, sendInTransaction } from '../../platform/jobs/index.ts';
+import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
+import { Account } from '../accounts/account.entity.ts';
+import { normaliseEmail } from '../accounts/create-account.ts';
+import { issueToken } from '../accounts/issue-token.ts';
+import { DEFAULT_SCOPES, isScope, type Scope } from '../accounts/scopes.ts';
+import type { Clock } from '../delivery/clock.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { codeMail } from './code-mail.ts';
+import { EmailChallenge } from './email-challenge.entity.ts';
+
+export const CODE_TTL_SECONDS = 15 * 60;
+export const MAX_ATTEMPTS = 5;
+export const CODE_DIGITS = 8;
+/** Lifetime of a claimed token (revocable at any time in developer settings). */
+export const VERIFIED_TOKEN_TTL_DAYS = 90;
+export const DEFAULT_CLIENT_NAME = 'Verified-email agent';
+
+export const CHALLENGES_PER_IP: LimitRule = { name: 'email-challenge-ip', points: 60, windowSeconds: 3600 };
+export const CHALLENGES_PER_EMAIL: LimitRule = {
+  name: 'email-challenge-email',
+  points: 5,
+  windowSeconds: 3600,
+};
+export const CLAIMS_PER_IP: LimitRule = { name: 'email-claim-ip', points: 60, windowSeconds: 900 };
+export const CLAIMS_PER_EMAIL: LimitRule = { name: 'email-claim-email', points: 15, windowSeconds: 900 };
+
+/** The mailing happens in a job: the request does the same work whether or not the account exists. */
+export const CHALLENGE_QUEUE = 'verified-email.challenge';
+export const challengeQueue: QueueDefinition = {
+  name: CHALLENGE_QUEUE,
+  policy: 'standard',
+  retryLimit: 3,
+  retryDelay: 10,
+  retryBackoff: true,
+  expireInSeconds: 300,
+  notify: true,
+};
+
+export interface ChallengeJob {
+  email: string;
+  clientName: string;
+  scopes: Scope[];
+}
+
+/** The key of the codes' hashes, derived from the server's secret key (never the key itself). */
+export const codeKey = (secretKey: Uint8Array) =>
+  createHmac('sha256', secretKey).update('verified-email-codes').digest();
+
+const codeHash = (key: Buffer, challengeId: string, code: string) =>
+  createHmac('sha256', key).update(`${challengeId}:${code}`).digest('hex');
+
+function checkScopes(scopes: readonly string[] | null | undefined): Scope[] {
+  if (!scopes || scopes.length === 0) return DEFAULT_SCOPES;
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) {
+    throw invalidRequest(
+      `Unknown scope(s): ${unknown.join(', ')}. Known: svc:mcp, svc:fraud.`,
+      [{ path: 'scopes', message: 'unknown scope' }],
+      'invalid_scope',
+    );
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+/**
+ * POST /agent-auth/verified-email/challenge: checks the input, counts the request (per IP, per email)
+ * and queues the mail. Nothing here reads the accounts table, so the answer, its headers and its time
+ * are the same for a known and an unknown address.
+ */
+export async function requestChallenge(
+  em: EntityManager,
+  limits: RateLimits,
+  input: { email: string; clientName?: string | null; scopes?: readonly string[] | null; ip: string },
+): Promise<{ expiresIn: number }> {
+  const email = normaliseEmail(input.email);
+  const scopes = checkScopes(input.scopes);
+  const clientName = input.clientName?.trim() || DEFAULT_CLIENT_NAME;
+  await limits.consume(CHALLENGES_PER_IP, input.ip, 'Too many code requests from this address.');
+  await limits.consume(CHALLENGES_PER_EMAIL, email, 'Too many code requests for this email address.');
+  await em.transactional((tem) =>
+    sendInTransaction(tem, CHALLENGE_QUEUE, { email, clientName, scopes } satisfies ChallengeJob),
+  );
+  return { expiresIn: CODE_TTL_SECONDS };
+}
+
+/**
+ * The job: for an existing account, a fresh code replaces any earlier one and is mailed; for an
+ * unknown address nothing is stored and nothing is sent.
+ */
+export async function issueChallenge(
+  em: EntityManager,
+  deps: { mailer: Mailer; key: Buffer; clock: Clock },
+  job: ChallengeJob,
+): Promise<'mailed' | 'no_account'> {
+  const account = await em.findOne(Account, { email: job.email }, { fields: ['id'] });
+  if (!account) return 'no_account';
+  const now = deps.clock.now();
+  const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
+  await em.transactional(async (tem) => {
+    await tem.nativeUpdate(EmailChallenge, { email: job.email, spentAt: null }, { spentAt: now });
+    const id = randomUUID();
+    tem.create(EmailChallenge, {
+      id,
+      email: job.email,
+      codeHash: codeHash(deps.key, id, code),
+      clientName: job.clientName.slice(0, 200),
+      scopes: job.scopes,
+      expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
+      createdAt: now,
+    });
+  });
+  await deps.mailer.send(
+    codeMail({ to: job.email, code, clientName: job.clientName, minutes: CODE_TTL_SECONDS / 60 }),
+  );
+  return 'mailed';
+}
+
+const invalidCode = () =>
+  invalidRequest(
+    'The code is wrong, expired or already used. Check it, or request a new challenge.',
+    [{ path: 'code', message: 'invalid or expired code' }],
+    'invalid_code',
+  );
+
+export interface ClaimedToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  scope: string;
+  expiresAt: Date;
+}
+
+/**
+ * POST /agent-auth/verified-email/claim: the newest live challenge of the address, its code compared
+ * by keyed hash in constant time. A right code is spent at once and becomes a verified_email token named
+ * after the client; the fifth wrong one spends the challenge (too_many_attempts).
+ */
+export async function claimCode(
+  em: EntityManager,
+  limits: RateLimits,
+  deps: { key: Buffer; clock: Clock },
+  input: { email: string; code: string; ip: string },
+): Promise<ClaimedToken> {
+  const email = normaliseEmail(input.email);
+  await limits.consume(CLAIMS_PER_IP, input.ip, 'Too many code claims from this address.');
+  await limits.consume(CLAIMS_PER_EMAIL, email, 'Too many code claims for this email address.');
+  if (!/^\d{8}$/.test(input.code)) {
+    throw invalidRequest(
+      'code must be the 8 digits from the mail.',
+      [{ path: 'code', message: '8 digits' }],
+      'invalid_code',
+    );
+  }
+  const now = deps.clock.now();
+  // Failures are written and committed before the error is thrown (a throw inside would roll them back).
+  const outcome = await em.transactional(async (tem) => {
+    const challenge = await tem.findOne(
+      EmailChallenge,
+      { email, spentAt: null, expiresAt: { $gt: now } },
+      { orderBy: { createdAt: 'desc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!challenge) return 'invalid' as const;
+    if (!constantTimeEqual(challenge.codeHash, codeHash(deps.key, challenge.id, input.code))) {
+      challenge.attempts += 1;
+      if (challenge.attempts >= MAX_ATTEMPTS) challenge.spentAt = now;
+      return challenge.spentAt ? ('locked' as const) : ('invalid' as const);
+    }
+    challenge.spentAt = now;
+    const account = await tem.findOneOrFail(Account, { email }, { fields: ['id'] });
+    const issued = await issueToken(tem, {
+      accountId: account.id,
+      name: challenge.clientName,
+      scopes: challenge.scopes.filter(isScope) as Scope[],
+      expires: 'none',
+      kind: 'verified_email',
+      now,
+      expiresAt: new Date(now.getTime() + VERIFIED_TOKEN_TTL_DAYS * 86_400_000),
+    });
+    return {
+      accessToken: issued.token,
+      tokenType: 'Bearer' as const,
+      scope: issued.record.scopes.join(' '),
+      expiresAt: issued.record.expiresAt!,
+    };
+  });
+  if (outcome === 'invalid') throw invalidCode();
+  if (outcome === 'locked') {
+    throw invalidRequest(
+      `${MAX_ATTEMPTS} wrong codes: this challenge is closed. Request a new one.`,
+      [{ path: 'code', message: 'too many attempts' }],
+      'too_many_attempts',
+    );
+  }
+  return outcome;
+}
