@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { AppServices } from '../schema/services.ts';
 import { runWithRequestId } from '../src/platform/request-scope.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
@@ -9,7 +15,7 @@ import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
-import { createOAuthRoutes } from './oauth/index.ts';
+import { createOAuthRoutes, OAUTH_PATH_PREFIXES } from './oauth/index.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
 import { createAgentApi } from './rpc/index.ts';
@@ -17,7 +23,7 @@ import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
 import { createOutboxRoutes } from './web/outbox.ts';
-import { createPaymentRoutes } from './web/payments.ts';
+import { createPaymentRoutes, PAYMENT_PATH_PREFIXES } from './web/payments.ts';
 import { createSettingsRoutes } from './web/settings/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
@@ -29,6 +35,18 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
   runWithRequestId(requestId, next);
 }
 
+/**
+ * A router that owns a few path prefixes runs only for them: every other request (the hot reads under
+ * /v1 and /api/mcp included) skips its route walk with a string comparison.
+ */
+function onlyUnder(prefixes: readonly string[], router: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path;
+    if (prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) router(req, res, next);
+    else next();
+  };
+}
+
 /** One express app for every surface: /graphql, /v1, /api/mcp and the web documents. */
 export function createApp(app: AppServices): Express {
   const http = express();
@@ -36,18 +54,16 @@ export function createApp(app: AppServices): Express {
   // API answers are not revalidated with ETags (drafts use revision numbers); hashing every body costs.
   http.set('etag', false);
   http.set('trust proxy', 'loopback');
+  // Read by the REST 401 challenge: an agent starts its OAuth discovery from it.
+  http.locals.resourceMetadata = resourceMetadataUrl(app.config);
   http.use(requestIds);
-  http.use((_req: Request, res: Response, next: NextFunction) => {
-    res.locals.resourceMetadata = resourceMetadataUrl(app.config);
-    next();
-  });
 
   // Before every body parser: the authorization server reads its own bodies.
-  http.use(createOAuthRoutes(app).router);
+  http.use(onlyUnder(OAUTH_PATH_PREFIXES, createOAuthRoutes(app).router));
   const yoga = createGraphQLHandler(app);
   http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, { req }));
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
-  http.use(createPaymentRoutes(app));
+  http.use(onlyUnder(PAYMENT_PATH_PREFIXES, createPaymentRoutes(app)));
   http.use('/v1', createRestApi(app));
   http.use('/api/mcp', originGuard(app.config));
   http.use('/api/mcp/upload', createUploadRoutes(app));

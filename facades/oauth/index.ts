@@ -23,6 +23,14 @@ const isProviderPath = (path: string) =>
 /** The spec's REST token endpoint ({base_url}/auth/token): the same grants, REST error envelope. */
 export const REST_TOKEN_PATH = '/v1/auth/token';
 
+/** Every path the OAuth router answers lies under one of these (its pages, the provider, discovery). */
+export const OAUTH_PATH_PREFIXES = [
+  '/oauth',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+  REST_TOKEN_PATH,
+] as const;
+
 function invalidTokenRequest(res: Response): void {
   res.status(400).json({
     type: 'oauth_error',

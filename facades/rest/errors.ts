@@ -33,8 +33,8 @@ export interface ErrorEnvelope {
 /** The documented REST error body, with the headers its status calls for. */
 export function sendError(res: Response, envelope: ErrorEnvelope): void {
   if (envelope.type === 'authentication_error') {
-    // The app sets res.locals.resourceMetadata: an agent starts its OAuth discovery from this challenge.
-    const metadata = res.locals.resourceMetadata as string | undefined;
+    // The app's locals hold the resource metadata URL: an agent starts its OAuth discovery from it.
+    const metadata = res.app?.locals.resourceMetadata as string | undefined;
     res.setHeader(
       'WWW-Authenticate',
       metadata ? `Bearer realm="tributary", resource_metadata="${metadata}"` : 'Bearer realm="tributary"',

@@ -30,6 +30,9 @@ function paymentOperations() {
   };
 }
 
+/** Every path the payment routes answer lies under one of these. */
+export const PAYMENT_PATH_PREFIXES = ['/v1/payments', '/checkout', '/sandbox'] as const;
+
 /**
  * The payment processor's side of the service: POST /v1/payments/stripe/events (the raw body, since the
  * signature covers its exact bytes), the return page, and with the sandbox adapter its checkout pages.
