@@ -20,7 +20,7 @@ import { STORES, VIDEO_MUSIC_STORE } from '../src/domains/catalog/stores.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { measureHttp, measureInProcess, printTable } from './support/measure.ts';
-import { ADMIN_URL, benchApp } from './support/servers.ts';
+import { benchApp } from './support/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RELEASES = Number(process.env.BENCH_ANALYTICS_RELEASES ?? 1000);
@@ -28,7 +28,10 @@ const DAYS = Number(process.env.BENCH_ANALYTICS_DAYS ?? 730);
 const LOAD_SECONDS = Number(process.env.BENCH_ANALYTICS_LOAD_SECONDS ?? 420);
 const BATCH = 50;
 
-const bench = await benchApp('tributary_bench_analytics');
+// 2.5 GB at full scale: dropped at the end unless asked to keep it for a look (BENCH_ANALYTICS_KEEP=1).
+const bench = await benchApp('tributary_bench_analytics', {
+  keepDatabase: Boolean(process.env.BENCH_ANALYTICS_KEEP),
+});
 const db = new pg.Client({ connectionString: bench.databaseUrl });
 await db.connect();
 const accountId = bench.account.accountId;
@@ -207,11 +210,4 @@ try {
 } finally {
   await db.end();
   await bench.close();
-  // 2.5 GB at full scale: dropped unless asked to keep it for a look (BENCH_ANALYTICS_KEEP=1).
-  if (!process.env.BENCH_ANALYTICS_KEEP) {
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS "tributary_bench_analytics" WITH (FORCE)');
-    await admin.end();
-  }
 }

@@ -16,7 +16,7 @@ import { findBestMatch, indexRecording } from '../src/domains/audio/registry/reg
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { openDatabase } from '../src/platform/db/orm.ts';
 import { musicLike, reencode, throughDecoder, writeWav } from '../test/support/synthetic-audio.ts';
-import { freshDatabase } from './support/servers.ts';
+import { dropDatabase, freshDatabase } from './support/servers.ts';
 
 const TRACKS = Number(process.env.BENCH_AUDIO_TRACKS ?? 1000);
 const DISTORTED_QUERIES = Number(process.env.BENCH_AUDIO_DISTORTED ?? 200);
@@ -220,4 +220,5 @@ console.log(
 );
 
 await orm.close();
+await dropDatabase(databaseUrl);
 await rm(dir, { recursive: true, force: true });

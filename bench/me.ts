@@ -15,7 +15,7 @@ import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { ormConfig } from '../src/platform/db/orm.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { measureHttp, measureInProcess, printTable } from './support/measure.ts';
-import { freshDatabase, startChild } from './support/servers.ts';
+import { dropDatabase, freshDatabase, startChild } from './support/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -110,4 +110,5 @@ try {
   await app.stop();
   await bare.stop();
   await orm.close();
+  await dropDatabase(databaseUrl);
 }

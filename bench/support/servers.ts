@@ -17,16 +17,33 @@ export { freePortOf as freePort };
 export const ADMIN_URL =
   process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh database for one bench run on the machine's PostgreSQL. */
-export async function freshDatabase(name: string): Promise<string> {
+async function withAdmin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh database for one bench run on the machine's PostgreSQL, named for the bench and this process:
+ * two runs of one bench at the same time (two checkouts on one machine) never share or drop each other's.
+ */
+export async function freshDatabase(name: string): Promise<string> {
+  const database = `${name}_${process.pid}`;
+  await withAdmin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await withAdmin(`CREATE DATABASE "${database}"`);
   const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  url.pathname = `/${database}`;
   return url.toString();
+}
+
+/** Drops a database made by freshDatabase. */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const database = new URL(databaseUrl).pathname.slice(1);
+  await withAdmin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
 }
 
 export interface Child {
@@ -81,7 +98,7 @@ export interface BenchApp {
  */
 export async function benchApp(
   name: string,
-  options: { credits?: number; env?: Record<string, string> } = {},
+  options: { credits?: number; env?: Record<string, string>; keepDatabase?: boolean } = {},
 ): Promise<BenchApp> {
   const databaseUrl = await freshDatabase(name);
   const orm = await MikroORM.init(ormConfig(databaseUrl, 12));
@@ -118,6 +135,7 @@ export async function benchApp(
     close: async () => {
       await app.stop();
       await orm.close();
+      if (!options.keepDatabase) await dropDatabase(databaseUrl);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
