@@ -127,6 +127,51 @@ describe('verified-email flow over SMTP (smtp-server + mailparser on loopback)',
     ).toBe(201);
   });
 
+  it('five wrong codes answer the same sequence for a known and an unknown address (no enumeration)', async () => {
+    await accountWithPassword(app.em(), 'lockout-known@example.com');
+    const addresses = ['lockout-known@example.com', 'lockout-ghost@example.com'];
+    for (const email of addresses) {
+      expect((await request(app.url, 'POST', CHALLENGE, { body: { email } })).status).toBe(200);
+    }
+    // Both challenge jobs have run (the known one has mailed) before anything is claimed.
+    const states = await waitFor(
+      () =>
+        app
+          .em()
+          .getConnection()
+          .execute<{ state: string }[]>(
+            `select state from pgboss.job where name = 'verified-email.challenge' and data->>'email' in (?, ?)`,
+            addresses,
+          ),
+      (rows) => rows.length === 2 && rows.every((row) => row.state === 'completed'),
+      15_000,
+    );
+    expect(states.map((row) => row.state)).toEqual(['completed', 'completed']);
+    const ignored = ['date', 'x-request-id'];
+    const sequenceOf = async (email: string) => {
+      const answers = [];
+      for (let i = 0; i < 6; i++) {
+        const answer = await request(app.url, 'POST', CLAIM, { body: { email, code: '00000000' } });
+        const headers = [...answer.headers.entries()].filter(([name]) => !ignored.includes(name)).sort();
+        const { requestId, ...body } = answer.body;
+        expect(requestId).toEqual(expect.any(String));
+        answers.push({ status: answer.status, body, headers });
+      }
+      return answers;
+    };
+    const known = await sequenceOf(addresses[0]!);
+    const unknown = await sequenceOf(addresses[1]!);
+    expect(known.map((answer) => answer.body.code)).toEqual([
+      'invalid_code',
+      'invalid_code',
+      'invalid_code',
+      'invalid_code',
+      'too_many_attempts',
+      'invalid_code',
+    ]);
+    expect(unknown).toEqual(known);
+  });
+
   it('an expired code fails (the test clock moves 15 minutes on)', async () => {
     const account = await accountWithPassword(app.em(), 'expired@example.com');
     const code = await mailedCode(account.email);
