@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { startOAuthSweeper } from '../../src/workers/oauth-sweeper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 import { accountWithPassword, browse, CookieJar, csrfOf } from '../support/oauth.ts';
@@ -170,6 +172,34 @@ describe('verified-email flow over SMTP (smtp-server + mailparser on loopback)',
       'invalid_code',
     ]);
     expect(unknown).toEqual(known);
+  });
+
+  it('the sweeper deletes expired challenges (every address has them) and keeps live ones', async () => {
+    const insert = (email: string, expiresAt: Date) =>
+      app
+        .em()
+        .getConnection()
+        .execute(
+          `insert into email_challenges (id, email, code_hash, client_name, scopes, attempts, expires_at, created_at)
+           values (gen_random_uuid(), ?, ?, 'x', '{svc:mcp}', 0, ?, now())`,
+          [email, '0'.repeat(64), expiresAt],
+        );
+    await insert('swept@example.com', new Date(Date.now() - 1000));
+    await insert('kept@example.com', new Date(Date.now() + 600_000));
+    const stop = startOAuthSweeper({ em: () => app.em(), logger: createLogger('silent') });
+    const left = await waitFor(
+      () =>
+        app
+          .em()
+          .getConnection()
+          .execute<{ email: string }[]>(
+            `select email from email_challenges where email in ('swept@example.com', 'kept@example.com')`,
+          ),
+      (rows) => rows.length < 2,
+      10_000,
+    );
+    stop();
+    expect(left.map((row) => row.email)).toEqual(['kept@example.com']);
   });
 
   it('an expired code fails (the test clock moves 15 minutes on)', async () => {

@@ -204,3 +204,11 @@ export async function claimCode(
   }
   return outcome;
 }
+
+/**
+ * Deletes challenges past their 15 minutes (a claim answers invalid_code for them either way). Every
+ * requested address gets a row, known or not, so without this the table would grow with each request.
+ */
+export async function sweepEmailChallenges(em: EntityManager, now: Date): Promise<number> {
+  return em.nativeDelete(EmailChallenge, { expiresAt: { $lte: now } });
+}
