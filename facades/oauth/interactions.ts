@@ -166,10 +166,12 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
       password: String(req.body.password ?? ''),
     };
     try {
-      const accountId = await passwordSignUp(app, input);
+      const accountId = await passwordSignUp(app, { ...input, ip: req.ip ?? 'unknown' });
       await finish(req, res, { login: { accountId } });
     } catch (error) {
       if (!isAppError(error)) throw error;
+      if (error.retryAfterSeconds !== undefined)
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
       sendPage(
         res,
         statusForError(error.type),

@@ -1,17 +1,27 @@
+import { isIP } from 'node:net';
 import { type Request, type Response, Router } from 'express';
 import { outboxPageEnabled, readOutbox } from '../../schema/partners/outbox.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { html } from './pages/html.ts';
 import { sendPage } from './pages/layout.ts';
 
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (`::ffff:127.0.0.1`). */
+export function isLoopbackAddress(ip: string | undefined): boolean {
+  const address = (ip ?? '').replace(/^::ffff:/i, '');
+  if (isIP(address) === 4) return address.startsWith('127.');
+  return address === '::1';
+}
+
 /**
  * GET /dev/outbox: the embedded outbox's newest 50 mails (plain-text bodies), for local development.
- * Absent (404) in production and when mail goes out over SMTP.
+ * Absent (404) in production, when mail goes out over SMTP, and for any caller not on this machine:
+ * the page shows every mailed code, so a server started without NODE_ENV=production must not hand
+ * them to the network (behind a loopback proxy, `req.ip` is the forwarded client).
  */
 export function createOutboxRoutes(app: AppServices): Router {
   const router = Router();
-  router.get('/dev/outbox', async (_req: Request, res: Response, next) => {
-    if (!outboxPageEnabled(app)) return next();
+  router.get('/dev/outbox', async (req: Request, res: Response, next) => {
+    if (!outboxPageEnabled(app) || !isLoopbackAddress(req.ip)) return next();
     const mails = await readOutbox(app);
     const rows = mails.map(
       (mail) => html`<article>

@@ -4,8 +4,8 @@
  * they run before there is a bearer token to run one with.
  */
 import { Account } from '../../src/domains/accounts/account.entity.ts';
-import { createAccount } from '../../src/domains/accounts/create-account.ts';
 import { signIn } from '../../src/domains/accounts/sign-in.ts';
+import { signUp } from '../../src/domains/accounts/sign-up.ts';
 import { type OAuthAdapter, oauthAdapterClass } from '../../src/domains/oauth/model-store.ts';
 import type { AppServices } from '../services.ts';
 
@@ -32,12 +32,15 @@ export async function passwordSignIn(
   return (await signIn(app.orm.em.fork(), app.rateLimits, input)).id;
 }
 
-/** A new account with a password (email_taken, weak_password, invalid email refused); its id. */
+/**
+ * A new account with a password (email_taken, weak_password, invalid email refused; 429 past the
+ * sign-ups per IP); its id.
+ */
 export async function passwordSignUp(
   app: AppServices,
-  input: { email: string; password: string; firstName: string | null; lastName: string | null },
+  input: { email: string; password: string; firstName: string | null; lastName: string | null; ip: string },
 ): Promise<string> {
-  return (await createAccount(app.orm.em.fork(), input)).id;
+  return (await signUp(app.orm.em.fork(), app.rateLimits, input)).id;
 }
 
 export async function accountExists(app: AppServices, accountId: string): Promise<boolean> {

@@ -1,15 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sweepOAuth } from '../domains/oauth/sweep.ts';
+import { sweepEmailChallenges } from '../domains/verified-email/challenges.ts';
 import type { Logger } from '../platform/logger.ts';
 
 const EVERY_MS = 15 * 60 * 1000;
 
-/** Sweeps expired authorization-server rows: at start-up, then every 15 minutes (idempotent). */
+/**
+ * Sweeps expired authorization-server rows and verified-email challenges: at start-up, then every 15
+ * minutes (idempotent).
+ */
 export function startOAuthSweeper(deps: { em: () => EntityManager; logger: Logger }): () => void {
   const run = () =>
-    sweepOAuth(deps.em())
-      .then((swept) => {
-        if (swept.models + swept.tokens > 0) deps.logger.info(swept, 'swept expired OAuth rows');
+    Promise.all([sweepOAuth(deps.em()), sweepEmailChallenges(deps.em(), new Date())])
+      .then(([swept, challenges]) => {
+        if (swept.models + swept.tokens + challenges > 0)
+          deps.logger.info({ ...swept, challenges }, 'swept expired OAuth rows');
       })
       .catch((err) => deps.logger.error({ err }, 'OAuth sweep failed'));
   void run();

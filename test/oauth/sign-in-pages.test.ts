@@ -4,6 +4,7 @@ import {
   SIGN_IN_FAILURES_PER_IP,
   signIn,
 } from '../../src/domains/accounts/sign-in.ts';
+import { SIGN_UPS_PER_IP } from '../../src/domains/accounts/sign-up.ts';
 import type { AppError } from '../../src/platform/errors.ts';
 import { useTestApp } from '../support/app.ts';
 import {
@@ -159,6 +160,47 @@ describe('sign-in, sign-up and consent pages', () => {
 
 describe('sign-in throttling per IP address', () => {
   const app = useTestApp();
+
+  it(`limits sign-ups to ${SIGN_UPS_PER_IP.points} an hour per address, so email_taken is no free oracle`, async () => {
+    await accountWithPassword(app().em(), 'taken.probe@example.com');
+    const registered = await fetch(`${app().url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const jar = new CookieJar();
+    let step = await browse(
+      jar,
+      `${app().url}/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        scope: 'svc:mcp',
+        code_challenge: CHALLENGE,
+        code_challenge_method: 'S256',
+      })}`,
+    );
+    while (step.location) step = await browse(jar, step.location);
+    const signUp = await browse(
+      jar,
+      new URL(/href="([^"]+sign-up)"/.exec(step.body)![1]!, app().url).toString(),
+    );
+    const action = formActionOf(signUp.body, signUp.url);
+    const probe = () =>
+      browse(jar, action, {
+        csrf: csrfOf(signUp.body),
+        email: 'taken.probe@example.com',
+        password: TEST_PASSWORD,
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGN_UPS_PER_IP.points; i++) statuses.push((await probe()).status);
+    expect(new Set(statuses)).toEqual(new Set([409]));
+    const blocked = await probe();
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.body).toContain('Too many sign-ups');
+  }, 60_000);
 
   it(`answers 429 after ${SIGN_IN_FAILURES_PER_IP.points} failures from one address, whatever the emails`, async () => {
     const { services } = app();

@@ -40,6 +40,15 @@ describe('the embedded outbox (no SMTP_URL)', () => {
     expect(claimed.status).toBe(201);
   });
 
+  it('is shown only to a caller on this machine, not to one forwarded by a loopback proxy', async () => {
+    expect((await request(app().url, 'GET', '/dev/outbox')).status).toBe(200);
+    const remote = await request(app().url, 'GET', '/dev/outbox', {
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(remote.status).toBe(404);
+    expect(String(remote.body)).not.toContain('is your Tributary code');
+  });
+
   it('is never shown in production', () => {
     const production = {
       ...app().services,

@@ -217,3 +217,54 @@ describe('partner server-to-server flow', () => {
     expect(viaGraphql.body.errors?.[0]?.extensions.type).toBe('rate_limit_error');
   });
 });
+
+describe('partner authorize: known and unknown emails answer alike', () => {
+  const app = useTestApp();
+
+  it('six wrong passwords give the same statuses, bodies and headers for an account and a stranger', async () => {
+    const partner = await createPartner(app().em(), { name: 'Probe Lab', redirectUri: REDIRECT });
+    await accountWithPassword(app().em(), 'member@example.com', PASSWORD);
+    const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
+    const ignored = ['date', 'x-request-id'];
+    const sequenceOf = async (email: string) => {
+      const answers = [];
+      for (let i = 0; i < 6; i++) {
+        const answer = await request(app().url, 'POST', '/v1/auth/authorize', {
+          body: {
+            email,
+            password: 'not the password at all',
+            client_id: partner.clientId,
+            redirect_uri: REDIRECT,
+            code_challenge: challenge,
+            code_challenge_method: 'S256',
+          },
+        });
+        // The lock names the time left, which may tick by a second between the two runs: compare its shape.
+        const { requestId: _id, message, retryAfterSeconds, ...rest } = answer.body;
+        const headers = [...answer.headers.entries()]
+          .filter(([name]) => !ignored.includes(name))
+          .map(([name, value]) => [name, name === 'retry-after' ? 'seconds' : value])
+          .sort();
+        answers.push({
+          status: answer.status,
+          body: rest,
+          message: String(message).replace(/\d+/g, 'N'),
+          retryAfter: typeof retryAfterSeconds,
+          headers,
+        });
+      }
+      return answers;
+    };
+    const known = await sequenceOf('member@example.com');
+    const unknown = await sequenceOf('stranger@example.com');
+    expect(known.map((answer) => [answer.status, answer.body.code])).toEqual([
+      [401, 'invalid_credentials'],
+      [401, 'invalid_credentials'],
+      [401, 'invalid_credentials'],
+      [401, 'invalid_credentials'],
+      [423, 'account_locked'],
+      [423, 'account_locked'],
+    ]);
+    expect(unknown).toEqual(known);
+  });
+});

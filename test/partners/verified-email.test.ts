@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { startOAuthSweeper } from '../../src/workers/oauth-sweeper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 import { accountWithPassword, browse, CookieJar, csrfOf } from '../support/oauth.ts';
@@ -125,6 +127,79 @@ describe('verified-email flow over SMTP (smtp-server + mailparser on loopback)',
     expect(
       (await request(app.url, 'POST', CLAIM, { body: { email: account.email, code: fresh } })).status,
     ).toBe(201);
+  });
+
+  it('five wrong codes answer the same sequence for a known and an unknown address (no enumeration)', async () => {
+    await accountWithPassword(app.em(), 'lockout-known@example.com');
+    const addresses = ['lockout-known@example.com', 'lockout-ghost@example.com'];
+    for (const email of addresses) {
+      expect((await request(app.url, 'POST', CHALLENGE, { body: { email } })).status).toBe(200);
+    }
+    // Both challenge jobs have run (the known one has mailed) before anything is claimed.
+    const states = await waitFor(
+      () =>
+        app
+          .em()
+          .getConnection()
+          .execute<{ state: string }[]>(
+            `select state from pgboss.job where name = 'verified-email.challenge' and data->>'email' in (?, ?)`,
+            addresses,
+          ),
+      (rows) => rows.length === 2 && rows.every((row) => row.state === 'completed'),
+      15_000,
+    );
+    expect(states.map((row) => row.state)).toEqual(['completed', 'completed']);
+    const ignored = ['date', 'x-request-id'];
+    const sequenceOf = async (email: string) => {
+      const answers = [];
+      for (let i = 0; i < 6; i++) {
+        const answer = await request(app.url, 'POST', CLAIM, { body: { email, code: '00000000' } });
+        const headers = [...answer.headers.entries()].filter(([name]) => !ignored.includes(name)).sort();
+        const { requestId, ...body } = answer.body;
+        expect(requestId).toEqual(expect.any(String));
+        answers.push({ status: answer.status, body, headers });
+      }
+      return answers;
+    };
+    const known = await sequenceOf(addresses[0]!);
+    const unknown = await sequenceOf(addresses[1]!);
+    expect(known.map((answer) => answer.body.code)).toEqual([
+      'invalid_code',
+      'invalid_code',
+      'invalid_code',
+      'invalid_code',
+      'too_many_attempts',
+      'invalid_code',
+    ]);
+    expect(unknown).toEqual(known);
+  });
+
+  it('the sweeper deletes expired challenges (every address has them) and keeps live ones', async () => {
+    const insert = (email: string, expiresAt: Date) =>
+      app
+        .em()
+        .getConnection()
+        .execute(
+          `insert into email_challenges (id, email, code_hash, client_name, scopes, attempts, expires_at, created_at)
+           values (gen_random_uuid(), ?, ?, 'x', '{svc:mcp}', 0, ?, now())`,
+          [email, '0'.repeat(64), expiresAt],
+        );
+    await insert('swept@example.com', new Date(Date.now() - 1000));
+    await insert('kept@example.com', new Date(Date.now() + 600_000));
+    const stop = startOAuthSweeper({ em: () => app.em(), logger: createLogger('silent') });
+    const left = await waitFor(
+      () =>
+        app
+          .em()
+          .getConnection()
+          .execute<{ email: string }[]>(
+            `select email from email_challenges where email in ('swept@example.com', 'kept@example.com')`,
+          ),
+      (rows) => rows.length < 2,
+      10_000,
+    );
+    stop();
+    expect(left.map((row) => row.email)).toEqual(['kept@example.com']);
   });
 
   it('an expired code fails (the test clock moves 15 minutes on)', async () => {

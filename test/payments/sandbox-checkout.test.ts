@@ -130,6 +130,41 @@ describe('POST /v1/credits/checkout (sandbox)', () => {
   });
 });
 
+describe('sandbox checkout pages by id', () => {
+  it('an id or client secret nobody was given answers 404 and pays nothing; paying credits the opener only', async () => {
+    const owner = await accountWithToken(app().em());
+    const opened = await checkout(owner.token, { credits: 3, ui_mode: 'hosted' });
+    expect(opened.status).toBe(200);
+    const guessed = `cs_sandbox_${'A'.repeat(22)}`;
+    expect((await request(app().url, 'GET', `/sandbox/checkout/${guessed}`)).status).toBe(404);
+    const pay = await fetch(`${app().url}/sandbox/checkout/${guessed}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card_number=4242424242424242',
+    });
+    expect(pay.status).toBe(404);
+    const secret = `${opened.body.sessionId}_secret_${'B'.repeat(22)}`;
+    const embedded = await request(app().url, 'GET', `/sandbox/embedded?client_secret=${secret}`);
+    expect(embedded.status).toBe(404);
+
+    const payer = await accountWithToken(app().em());
+    const paid = await fetch(`${app().url}/sandbox/checkout/${opened.body.sessionId}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Bearer ${payer.token}`,
+      },
+      body: 'card_number=4242424242424242',
+    });
+    expect(paid.status).toBe(303);
+    expect(new URL(paid.headers.get('location')!).origin).toBe(new URL(app().url).origin);
+    expect(await balanceOf(owner.accountId)).toBe(3);
+    expect(await balanceOf(payer.accountId)).toBe(0);
+  });
+});
+
 describe('payment events', () => {
   it('a tampered or missing signature is refused with 400 and changes nothing', async () => {
     const account = await accountWithToken(app().em());

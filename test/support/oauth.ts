@@ -36,6 +36,7 @@ export interface Step {
   location: string | null;
   body: string;
   url: string;
+  headers: Headers;
 }
 
 /** One request as a browser sends it: cookies in, cookies kept, no redirect followed. */
@@ -62,6 +63,7 @@ export async function browse(
     location: location ? new URL(location, url).toString() : null,
     body: await response.text(),
     url,
+    headers: response.headers,
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Stripe from 'stripe';
+import { constantTimeEqual } from '../../platform/crypto.ts';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
 import { CheckoutSession } from './entities.ts';
 import { type EventOutcome, handlePaymentEvent } from './handle-event.ts';
@@ -24,7 +25,10 @@ export async function findSandboxCheckoutBySecret(
 ): Promise<CheckoutSession> {
   const sessionId = /^(cs_sandbox_[\w-]+)_secret_[\w-]+$/.exec(clientSecret)?.[1];
   const checkout = sessionId ? await findSandboxCheckout(em, sessionId).catch(() => null) : null;
-  if (!checkout || checkout.clientSecretHash !== hashClientSecret(clientSecret))
+  if (
+    !checkout?.clientSecretHash ||
+    !constantTimeEqual(checkout.clientSecretHash, hashClientSecret(clientSecret))
+  )
     throw notFound('No such checkout.', 'checkout_not_found');
   return checkout;
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { constantTimeEqual } from '../../platform/crypto.ts';
@@ -90,8 +90,10 @@ export async function requestChallenge(
 }
 
 /**
- * The job: for an existing account, a fresh code replaces any earlier one and is mailed; for an
- * unknown address nothing is stored and nothing is sent.
+ * The job: every address gets a fresh challenge that replaces any earlier one, so a claim counts its
+ * attempts and closes after the fifth wrong code whether or not the address has an account. Only an
+ * account's code is drawn from the 8 digits and mailed; an unknown address's challenge hashes a random
+ * 128-bit secret that is never sent and that no 8-digit code can match.
  */
 export async function issueChallenge(
   em: EntityManager,
@@ -99,9 +101,10 @@ export async function issueChallenge(
   job: ChallengeJob,
 ): Promise<'mailed' | 'no_account'> {
   const account = await em.findOne(Account, { email: job.email }, { fields: ['id'] });
-  if (!account) return 'no_account';
   const now = deps.clock.now();
-  const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
+  const code = account
+    ? String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0')
+    : randomBytes(16).toString('hex');
   await em.transactional(async (tem) => {
     await tem.nativeUpdate(EmailChallenge, { email: job.email, spentAt: null }, { spentAt: now });
     const id = randomUUID();
@@ -115,6 +118,7 @@ export async function issueChallenge(
       createdAt: now,
     });
   });
+  if (!account) return 'no_account';
   await deps.mailer.send(
     codeMail({ to: job.email, code, clientName: job.clientName, minutes: CODE_TTL_SECONDS / 60 }),
   );
@@ -171,7 +175,9 @@ export async function claimCode(
       return challenge.spentAt ? ('locked' as const) : ('invalid' as const);
     }
     challenge.spentAt = now;
-    const account = await tem.findOneOrFail(Account, { email }, { fields: ['id'] });
+    // Only an account's challenge has a code that can match; this guards an account gone since.
+    const account = await tem.findOne(Account, { email }, { fields: ['id'] });
+    if (!account) return 'invalid' as const;
     const issued = await issueToken(tem, {
       accountId: account.id,
       name: challenge.clientName,
@@ -197,4 +203,12 @@ export async function claimCode(
     );
   }
   return outcome;
+}
+
+/**
+ * Deletes challenges past their 15 minutes (a claim answers invalid_code for them either way). Every
+ * requested address gets a row, known or not, so without this the table would grow with each request.
+ */
+export async function sweepEmailChallenges(em: EntityManager, now: Date): Promise<number> {
+  return em.nativeDelete(EmailChallenge, { expiresAt: { $lte: now } });
 }
