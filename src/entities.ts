@@ -1,5 +1,6 @@
 import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
+import { SignInEvent } from './domains/accounts/sign-in-event.entity.ts';
 import { WebSession } from './domains/accounts/web-session.entity.ts';
 import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
@@ -45,6 +46,7 @@ export const entities = [
   ...analyticsEntities,
   OAuthModel,
   WebSession,
+  SignInEvent,
   ...paymentEntities,
   Partner,
   OutboxMail,

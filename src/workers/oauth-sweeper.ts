@@ -6,14 +6,14 @@ import type { Logger } from '../platform/logger.ts';
 const EVERY_MS = 15 * 60 * 1000;
 
 /**
- * Sweeps expired authorization-server rows and verified-email challenges: at start-up, then every 15
- * minutes (idempotent).
+ * Sweeps expired authorization-server rows, old sign-in events and expired verified-email challenges:
+ * at start-up, then every 15 minutes (idempotent).
  */
 export function startOAuthSweeper(deps: { em: () => EntityManager; logger: Logger }): () => void {
   const run = () =>
     Promise.all([sweepOAuth(deps.em()), sweepEmailChallenges(deps.em(), new Date())])
       .then(([swept, challenges]) => {
-        if (swept.models + swept.tokens + challenges > 0)
+        if (swept.models + swept.tokens + swept.signInEvents + challenges > 0)
           deps.logger.info({ ...swept, challenges }, 'swept expired OAuth rows');
       })
       .catch((err) => deps.logger.error({ err }, 'OAuth sweep failed'));

@@ -183,6 +183,41 @@ describe('POST /v1/fraud/score', () => {
     await alone(account.email, 'high_ai_share');
   });
 
+  const signInEvents = async (accountId: string, rows: [kind: 'failed' | 'locked', daysAgo: number][]) => {
+    for (const [kind, daysAgo] of rows)
+      await sql('insert into sign_in_events (account_id, kind, occurred_at) values (?, ?, ?)', [
+        accountId,
+        kind,
+        new Date(Date.now() - daysAgo * DAY_MS),
+      ]);
+  };
+
+  it('failed_sign_ins fires alone on ten failed sign-ins within 30 days', async () => {
+    const account = await subject();
+    await signInEvents(
+      account.accountId,
+      Array.from({ length: 10 }, (_, i) => ['failed', i * 2] as const),
+    );
+    await alone(account.email, 'failed_sign_ins');
+  });
+
+  it('failed_sign_ins fires alone on one lock within 30 days', async () => {
+    const account = await subject();
+    await signInEvents(account.accountId, [['locked', 3]]);
+    await alone(account.email, 'failed_sign_ins');
+  });
+
+  it('failed_sign_ins stays off for nine failures, or failures and locks older than 30 days', async () => {
+    const account = await subject();
+    await signInEvents(account.accountId, [
+      ...Array.from({ length: 9 }, (_, i) => ['failed', i + 1] as ['failed', number]),
+      ...Array.from({ length: 10 }, () => ['failed', 40] as ['failed', number]),
+      ['locked', 31],
+    ]);
+    const { codes } = await triggered(account.email);
+    expect(codes).toEqual([]);
+  });
+
   it('streaming_store_concentration fires alone when one store takes nearly all recent streams', async () => {
     const account = await subject();
     const { releaseId } = await releaseOf(account.accountId, { storeIds: [301, 302] });

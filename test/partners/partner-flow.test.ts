@@ -197,6 +197,36 @@ describe('partner server-to-server flow', () => {
     expect(evenRight.status).toBe(423);
   });
 
+  it('authorize answers a known and an unknown email alike, through the lock; only the known one is recorded', async () => {
+    const known = await accountWithPassword(app().em(), `known-${Date.now()}@example.com`, PASSWORD);
+    const unknownEmail = `unknown-${Date.now()}@example.com`;
+    const { challenge } = await pkce();
+    const authorize = (email: string) =>
+      request(app().url, 'POST', '/v1/auth/authorize', {
+        body: body(challenge, { email, password: 'not the password at all' }),
+      });
+    const shape = (response: Awaited<ReturnType<typeof authorize>>) => ({
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: { ...response.body, requestId: undefined },
+    });
+    for (let i = 0; i < 5; i++) {
+      const [a, b] = [shape(await authorize(known.email)), shape(await authorize(unknownEmail))];
+      expect(b).toEqual(a);
+      expect(a.status).toBe(i < 4 ? 401 : 423);
+    }
+    const recorded = await app()
+      .em()
+      .execute<{ kind: string; n: number }[]>(
+        `select kind, count(*)::int as n from sign_in_events where account_id = ? group by kind order by kind`,
+        [known.id],
+      );
+    expect(recorded).toEqual([
+      { kind: 'failed', n: 4 },
+      { kind: 'locked', n: 1 },
+    ]);
+  });
+
   it('is rate limited per IP and per client_id with Retry-After', async () => {
     // The earlier cases spent some of this address's allowance; spend the rest with a cheap refusal.
     let last = await request(app().url, 'POST', '/v1/accounts', {

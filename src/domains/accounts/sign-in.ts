@@ -3,6 +3,7 @@ import { AppError, rateLimited } from '../../platform/errors.ts';
 import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
 import { Account } from './account.entity.ts';
 import { verifyPassword } from './password.ts';
+import { recordSignInEvent } from './sign-in-events.ts';
 
 /** Failed sign-ins of one email address before it is locked, and for how long (docs/oauth.md). */
 export const SIGN_IN_FAILURES_PER_ACCOUNT: LimitRule = {
@@ -29,7 +30,9 @@ const locked = (seconds: number) =>
 
 /**
  * Checks an email and password. Failures count per email (an unknown address counts too, so a lock says
- * nothing about who has an account) and per IP; a success clears the email's count.
+ * nothing about who has an account) and per IP; a success clears the email's count. Each counted failure
+ * of an existing account is also recorded durably (`failed`, or `locked` for the one that locked it) for
+ * the fraud score; an unknown address records nothing.
  */
 export async function signIn(em: EntityManager, limits: RateLimits, input: SignInInput): Promise<Account> {
   const email = input.email.trim().toLowerCase();
@@ -53,6 +56,7 @@ export async function signIn(em: EntityManager, limits: RateLimits, input: SignI
   const lock = spent
     ? SIGN_IN_FAILURES_PER_ACCOUNT.windowSeconds
     : await limits.blockedFor(SIGN_IN_FAILURES_PER_ACCOUNT, email);
+  await recordSignInEvent(em, email, lock > 0 ? 'locked' : 'failed');
   if (lock > 0) throw locked(lock);
   throw new AppError('authentication_error', 'invalid_credentials', 'The email or password is not right.');
 }

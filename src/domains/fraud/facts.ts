@@ -22,6 +22,9 @@ export interface AccountFacts {
   recentStreams: number;
   topStoreShare: number;
   topDayShare: number;
+  /** Failed password sign-ins (locking ones included) and locks in the last 30 days. */
+  failedSignIns: number;
+  signInLocks: number;
 }
 
 const FACTS = `
@@ -55,7 +58,11 @@ select
      where f.account_id = a.id and x.kind = 'registry_match' and x.result->>'matched' = 'true')::int as registry,
   coalesce((select sum(streams) from streams where store_id is not null), 0)::float8 as recent,
   coalesce((select max(streams) from streams where store_id is not null), 0)::float8 as top_store,
-  coalesce((select max(streams) from streams where day is not null), 0)::float8 as top_day
+  coalesce((select max(streams) from streams where day is not null), 0)::float8 as top_day,
+  (select count(*) from sign_in_events e where e.account_id = a.id
+     and e.occurred_at > ?::timestamptz - interval '30 days')::int as failed_sign_ins,
+  (select count(*) from sign_in_events e where e.account_id = a.id and e.kind = 'locked'
+     and e.occurred_at > ?::timestamptz - interval '30 days')::int as sign_in_locks
 from a`;
 
 interface Row {
@@ -71,6 +78,8 @@ interface Row {
   recent: number;
   top_store: number;
   top_day: number;
+  failed_sign_ins: number;
+  sign_in_locks: number;
 }
 
 export async function readAccountFacts(
@@ -78,7 +87,7 @@ export async function readAccountFacts(
   accountId: string,
   now: Date,
 ): Promise<AccountFacts> {
-  const [row] = await em.execute<Row[]>(FACTS, [accountId, now.toISOString().slice(0, 10), now]);
+  const [row] = await em.execute<Row[]>(FACTS, [accountId, now.toISOString().slice(0, 10), now, now, now]);
   if (!row) throw new Error(`account ${accountId} vanished while scoring`);
   return {
     emailDomain: row.email_domain.toLowerCase(),
@@ -93,5 +102,7 @@ export async function readAccountFacts(
     recentStreams: row.recent,
     topStoreShare: row.recent > 0 ? row.top_store / row.recent : 0,
     topDayShare: row.recent > 0 ? row.top_day / row.recent : 0,
+    failedSignIns: row.failed_sign_ins,
+    signInLocks: row.sign_in_locks,
   };
 }

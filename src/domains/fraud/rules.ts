@@ -37,6 +37,8 @@ export const THRESHOLDS = {
   streamingMinStreams: 1_000,
   storeShare: 0.9,
   dayShare: 0.5,
+  /** Failed sign-ins within the last 30 days (any lock fires the rule too). */
+  failedSignIns: 10,
 } as const;
 
 const disposable = MailChecker.blacklist();
@@ -117,6 +119,14 @@ export const FRAUD_RULES: readonly FraudRule[] = [
     severity: 'medium',
     points: 5,
     fires: (f) => f.recentStreams >= THRESHOLDS.streamingMinStreams && f.topDayShare >= THRESHOLDS.dayShare,
+  },
+  {
+    code: 'failed_sign_ins',
+    label: `${THRESHOLDS.failedSignIns} or more failed sign-ins, or an account lock, in the last 30 days`,
+    category: 'account_integrity',
+    severity: 'medium',
+    points: 10,
+    fires: (f) => f.failedSignIns >= THRESHOLDS.failedSignIns || f.signInLocks > 0,
   },
 ];
 

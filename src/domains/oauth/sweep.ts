@@ -1,13 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pruneSignInEvents } from '../accounts/sign-in-events.ts';
 
 /** Expired OAuth access tokens stay listed this long (a person may wonder why an agent stopped). */
 const EXPIRED_ACCESS_TOKENS_KEPT = '7 days';
 
-/** Deletes the authorization server's expired models, long-expired OAuth access tokens and settings sessions. */
+/**
+ * Deletes the authorization server's expired models, long-expired OAuth access tokens, settings sessions
+ * and sign-in events past their retention.
+ */
 export async function sweepOAuth(
   em: EntityManager,
   now = new Date(),
-): Promise<{ models: number; tokens: number }> {
+): Promise<{ models: number; tokens: number; signInEvents: number }> {
   const models = await em.execute<{ count: string }[]>(
     `with gone as (delete from oauth_models where expires_at <= ? returning 1) select count(*) from gone`,
     [now],
@@ -18,5 +22,6 @@ export async function sweepOAuth(
     [now],
   );
   await em.execute('delete from web_sessions where expires_at <= ?', [now]);
-  return { models: Number(models[0]?.count ?? 0), tokens: Number(tokens[0]?.count ?? 0) };
+  const signInEvents = await pruneSignInEvents(em, now);
+  return { models: Number(models[0]?.count ?? 0), tokens: Number(tokens[0]?.count ?? 0), signInEvents };
 }
