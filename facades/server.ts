@@ -3,12 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppServices } from '../schema/services.ts';
+import { UNKNOWN_OPERATION } from '../src/platform/metrics/index.ts';
 import { runWithRequestId } from '../src/platform/request-scope.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
-import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
+import { attachGraphQLWebSocket, createGraphQLHandler, measuredGraphQL } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
+import { attachMetrics, createMetricsRoute, markArrival, observeRequest } from './metrics.ts';
 import { createOAuthRoutes } from './oauth/index.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
@@ -25,6 +27,7 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
   const requestId =
     typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = requestId;
+  markArrival(res);
   res.setHeader('X-Request-Id', requestId);
   runWithRequestId(requestId, next);
 }
@@ -37,6 +40,8 @@ export function createApp(app: AppServices): Express {
   http.set('etag', false);
   http.set('trust proxy', 'loopback');
   http.use(requestIds);
+  attachMetrics(http, app.metrics);
+  http.use(createMetricsRoute(app));
   http.use((_req: Request, res: Response, next: NextFunction) => {
     res.locals.resourceMetadata = resourceMetadataUrl(app.config);
     next();
@@ -45,7 +50,7 @@ export function createApp(app: AppServices): Express {
   // Before every body parser: the authorization server reads its own bodies.
   http.use(createOAuthRoutes(app).router);
   const yoga = createGraphQLHandler(app);
-  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, { req }));
+  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, measuredGraphQL(app, yoga));
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
   http.use(createPaymentRoutes(app));
   http.use('/v1', createRestApi(app));
@@ -58,7 +63,9 @@ export function createApp(app: AppServices): Express {
   http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);
+  const unknownAgentRoute = app.metrics.request('agent_http', UNKNOWN_OPERATION);
   http.use((req: Request, res: Response) => {
+    if (req.path.startsWith('/api/mcp/')) res.once('finish', () => observeRequest(unknownAgentRoute, res));
     sendError(res, {
       type: 'not_found_error',
       code: 'route_not_found',
