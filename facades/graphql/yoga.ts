@@ -6,7 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { authenticate, bearerToken, type Context, createContext } from '../../schema/context.ts';
-import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
+import { appErrorExtensions, errorTypeOf, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
 import { refuseHostileInput } from '../../schema/input-guard.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -87,6 +87,14 @@ function useMetrics(app: AppServices): Plugin {
     res.locals.graphqlOperation = operation?.name?.value ?? 'anonymous';
   };
   return {
+    // At validation already, so a document that fails it is counted under its name too.
+    onValidate: ({ context, params }) => {
+      const res = responseOf(context);
+      if (!res) return;
+      const requested = (context as { params?: { operationName?: string | null } }).params?.operationName;
+      const operation = getOperationAST(params.documentAST, requested ?? undefined);
+      res.locals.graphqlOperation = operation?.name?.value ?? 'anonymous';
+    },
     onExecute: name,
     onSubscribe: name,
     onResultProcess: ({ result, serverContext }) => {
@@ -94,7 +102,7 @@ function useMetrics(app: AppServices): Plugin {
       if (!res || Symbol.asyncIterator in result) return;
       for (const each of Array.isArray(result) ? result : [result]) {
         for (const error of each.errors ?? []) {
-          const type = error.extensions?.type;
+          const type = errorTypeOf(error);
           app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
           res.locals.graphqlFailed = true;
         }

@@ -20,7 +20,11 @@ export function parseMetrics(text: string): Sample[] {
 }
 
 /** The value of the one sample of `name` whose labels include `labels` (undefined when none). */
-export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+export function valueOf(
+  samples: Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   return samples.find(
     (s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value),
   )?.value;
