@@ -3,7 +3,7 @@ import { metricsAccess } from '../../src/platform/metrics/index.ts';
 import { startTestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 
-const TOKEN = 'm'.repeat(20) + 'etrics-token-0123456789';
+const TOKEN = 'metrics-token-0123456789-abcdefghijklmnop';
 
 describe('the protection rule of /metrics', () => {
   it('with METRICS_TOKEN, only that bearer token reads; without it, 404 in production and open elsewhere', () => {

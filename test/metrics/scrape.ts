@@ -20,7 +20,7 @@ export function parseMetrics(text: string): Sample[] {
 }
 
 /** The value of the one sample of `name` whose labels include `labels` (undefined when none). */
-export function valueOf(
+export function sampleValue(
   samples: Sample[],
   name: string,
   labels: Record<string, string> = {},

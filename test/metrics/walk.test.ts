@@ -13,7 +13,7 @@ import { graphql, request } from '../support/http.ts';
 import { startHttpsReceiver } from '../support/https-receiver.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
 import { startServerProcess } from '../support/server-process.ts';
-import { parseMetrics, valueOf } from './scrape.ts';
+import { parseMetrics, sampleValue } from './scrape.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -90,11 +90,13 @@ describe('GET /metrics after a walk through the API', () => {
       const scraped = await request(server.url, 'GET', '/metrics');
       expect(scraped.status).toBe(200);
       samples = parseMetrics(scraped.body as string);
-      if ((valueOf(samples, 'tributary_webhook_delivery_attempts_total', { outcome: 'succeeded' }) ?? 0) > 0)
+      if (
+        (sampleValue(samples, 'tributary_webhook_delivery_attempts_total', { outcome: 'succeeded' }) ?? 0) > 0
+      )
         break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    const value = (name: string, labels: Record<string, string> = {}) => valueOf(samples, name, labels);
+    const value = (name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels);
 
     // Requests and latency, per surface and operation.
     const requests = 'tributary_requests_total';
