@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ErrorType } from '../errors.ts';
+import { RequestSeries, registerRequestFamilies } from './request-series.ts';
 
 /** The surfaces a request is counted under; `other` holds errors of web pages, OAuth and byte routes. */
 export type Surface = 'graphql' | 'rest' | 'agent_http' | 'agent_tool';
@@ -16,7 +17,8 @@ const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 
 /**
  * One operation's bound series, made once (at start-up, or the first time a bounded name is seen): a
- * request then costs one histogram observation and one counter increment, with no label object built.
+ * request then costs a histogram observation and a counter increment on plain numbers, with no label
+ * object built (request-series.ts).
  */
 export interface RequestMetric {
   /** `startedAt` is a `performance.now()` reading taken when the request arrived. */
@@ -41,8 +43,8 @@ export type GaugeReader = () => Promise<{ labels: Record<string, string>; value:
 export class Metrics {
   readonly registry = new Registry();
   readonly #onCollectError: (family: string, error: unknown) => void;
-  readonly #duration: Histogram<'surface' | 'operation'>;
-  readonly #requests: Counter<'surface' | 'operation' | 'outcome'>;
+  /** Every bound request series, by `surface operation`. */
+  readonly #series = new Map<string, RequestSeries>();
   readonly #errors: Counter<'surface' | 'type'>;
   readonly #relayLag: Histogram;
   readonly #webhookCreated: Counter<'status'>;
@@ -54,19 +56,12 @@ export class Metrics {
     this.#onCollectError = options.onCollectError ?? (() => {});
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.#duration = new Histogram({
-      name: 'tributary_request_duration_seconds',
-      help: 'Time from a request reaching the server to its answer, by surface and operation.',
-      labelNames: ['surface', 'operation'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.#requests = new Counter({
-      name: 'tributary_requests_total',
-      help: 'Requests answered, by surface, operation and outcome (ok, or error: an error envelope).',
-      labelNames: ['surface', 'operation', 'outcome'],
-      registers,
-    });
+    registerRequestFamilies(
+      this.registry,
+      { duration: 'tributary_request_duration_seconds', requests: 'tributary_requests_total' },
+      LATENCY_BUCKETS,
+      () => this.#series.values(),
+    );
     this.#errors = new Counter({
       name: 'tributary_errors_total',
       help: 'Errors answered, by surface and error type (the vocabulary of docs/errors.md).',
@@ -116,14 +111,15 @@ export class Metrics {
 
   /** The bound series of one operation of a surface (call at start-up, once per operation). */
   request(surface: Surface, operation: string): RequestMetric {
-    const duration = this.#duration.labels(surface, operation);
-    const ok = this.#requests.labels(surface, operation, 'ok');
-    const failed = this.#requests.labels(surface, operation, 'error');
+    const key = `${surface} ${operation}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      series = new RequestSeries(surface, operation, LATENCY_BUCKETS);
+      this.#series.set(key, series);
+    }
+    const bound = series;
     return {
-      observe: (startedAt, isError) => {
-        duration.observe((performance.now() - startedAt) / 1000);
-        (isError ? failed : ok).inc();
-      },
+      observe: (startedAt, failed) => bound.observe((performance.now() - startedAt) / 1000, failed),
     };
   }
 
