@@ -3,6 +3,7 @@ export {
   type CacheStats,
   type ErrorSurface,
   type GaugeReader,
+  MAX_GRAPHQL_OPERATION_NAME_LENGTH,
   MAX_GRAPHQL_OPERATION_NAMES,
   Metrics,
   type RequestMetric,

@@ -10,6 +10,8 @@ export type ErrorSurface = Surface | 'other';
 export const UNKNOWN_OPERATION = 'unknown';
 /** GraphQL operation names past this many distinct ones share the label `other` (clients name them). */
 export const MAX_GRAPHQL_OPERATION_NAMES = 200;
+/** Longer GraphQL operation names share `other` too: a label value stays short. */
+export const MAX_GRAPHQL_OPERATION_NAME_LENGTH = 64;
 
 /** Seconds: from well under a millisecond (cached reads) to a slow upload. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -50,6 +52,7 @@ export class Metrics {
   readonly #webhookCreated: Counter<'status'>;
   readonly #webhookAttempts: Counter<'outcome'>;
   readonly #graphql = new Map<string, RequestMetric>();
+  #graphqlOther: RequestMetric | undefined;
   readonly #caches: CacheStats[] = [];
 
   constructor(options: { onCollectError?: (family: string, error: unknown) => void } = {}) {
@@ -125,15 +128,26 @@ export class Metrics {
 
   /**
    * The series of a GraphQL operation by the name the client gave it (or `anonymous`): the first
-   * MAX_GRAPHQL_OPERATION_NAMES distinct names get their own, later ones share `other`.
+   * MAX_GRAPHQL_OPERATION_NAMES distinct names get their own, later (and over-long) ones share `other`.
    */
   graphqlOperation(key: string): RequestMetric {
     const known = this.#graphql.get(key);
     if (known) return known;
-    if (this.#graphql.size >= MAX_GRAPHQL_OPERATION_NAMES) return this.graphqlOperation('other');
+    if (this.#graphql.size >= MAX_GRAPHQL_OPERATION_NAMES || key.length > MAX_GRAPHQL_OPERATION_NAME_LENGTH) {
+      return this.#other();
+    }
     const metric = this.request('graphql', key);
     this.#graphql.set(key, metric);
     return metric;
+  }
+
+  #other(): RequestMetric {
+    let other = this.#graphqlOther;
+    if (!other) {
+      other = this.request('graphql', 'other');
+      this.#graphqlOther = other;
+    }
+    return other;
   }
 
   countError(surface: ErrorSurface, type: ErrorType): void {
