@@ -12,6 +12,7 @@ const BENCHES: Record<string, string> = {
   oauth: './oauth.ts',
   audio: './audio.ts',
   passwords: './passwords.ts',
+  metrics: './metrics.ts',
 };
 
 const wanted = process.argv.slice(2);

@@ -9,12 +9,14 @@ import express, {
   type Response,
 } from 'express';
 import type { AppServices } from '../schema/services.ts';
+import { UNKNOWN_OPERATION } from '../src/platform/metrics/index.ts';
 import { runWithRequestId } from '../src/platform/request-scope.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
-import { attachGraphQLWebSocket, createGraphQLHandler } from './graphql/yoga.ts';
+import { attachGraphQLWebSocket, createGraphQLHandler, measuredGraphQL } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
+import { attachMetrics, createMetricsRoute, markArrival, observeRequest } from './metrics.ts';
 import { createOAuthRoutes, OAUTH_PATH_PREFIXES } from './oauth/index.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi } from './rest/index.ts';
@@ -31,6 +33,7 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
   const requestId =
     typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = requestId;
+  markArrival(res);
   res.setHeader('X-Request-Id', requestId);
   runWithRequestId(requestId, next);
 }
@@ -57,11 +60,13 @@ export function createApp(app: AppServices): Express {
   // Read by the REST 401 challenge: an agent starts its OAuth discovery from it.
   http.locals.resourceMetadata = resourceMetadataUrl(app.config);
   http.use(requestIds);
+  attachMetrics(http, app.metrics);
+  http.use(onlyUnder(['/metrics'], createMetricsRoute(app)));
 
   // Before every body parser: the authorization server reads its own bodies.
   http.use(onlyUnder(OAUTH_PATH_PREFIXES, createOAuthRoutes(app).router));
   const yoga = createGraphQLHandler(app);
-  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, (req, res) => yoga(req, res, { req }));
+  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, measuredGraphQL(app, yoga));
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
   http.use(onlyUnder(PAYMENT_PATH_PREFIXES, createPaymentRoutes(app)));
   http.use('/v1', createRestApi(app));
@@ -74,7 +79,9 @@ export function createApp(app: AppServices): Express {
   http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);
+  const unknownAgentRoute = app.metrics.request('agent_http', UNKNOWN_OPERATION);
   http.use((req: Request, res: Response) => {
+    if (req.path.startsWith('/api/mcp/')) res.once('finish', () => observeRequest(unknownAgentRoute, res));
     sendError(res, {
       type: 'not_found_error',
       code: 'route_not_found',

@@ -87,6 +87,17 @@ export function normaliseError(
   });
 }
 
+/** The type `normaliseError` gives an error, without logging or building it (the metrics count it). */
+export function errorTypeOf(error: GraphQLError): ErrorType {
+  const appError = findAppError(error.originalError);
+  if (appError) return appError.type;
+  if (!error.originalError || error.originalError instanceof GraphQLError) {
+    return ((error.extensions as Partial<ErrorExtensions> | undefined)?.type ??
+      'invalid_request_error') as ErrorType;
+  }
+  return databaseRefusal(error.originalError)?.type ?? 'api_error';
+}
+
 export function errorExtensions(error: GraphQLError): ErrorExtensions {
   const extensions = error.extensions as Partial<ErrorExtensions>;
   return {

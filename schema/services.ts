@@ -32,6 +32,7 @@ import {
   outboundPolicyFromConfig,
 } from '../src/platform/http/index.ts';
 import type { Logger } from '../src/platform/logger.ts';
+import { type CacheStats, Metrics } from '../src/platform/metrics/index.ts';
 import { createRateLimits, type RateLimits } from '../src/platform/rate-limit/index.ts';
 import { createScratch, type Scratch } from '../src/platform/scratch.ts';
 import { loadSecretKey } from '../src/platform/secret-box.ts';
@@ -62,6 +63,8 @@ export interface AppServices {
   relay: OutboxRelay;
   /** Tokens verified in the last seconds (a revocation drops one in every instance). */
   verifiedTokens: VerifiedTokens;
+  /** Prometheus metrics of this process (GET /metrics; docs/metrics.md). */
+  metrics: Metrics;
   /** The database's health, pinged in the background for the service status. */
   health: HealthMonitor;
   /** Recorded deliveries of releases, for status polling (cleared on every commit; docs/performance.md). */
@@ -152,6 +155,7 @@ export async function buildAppServices(
     if (cache === COMMIT_INVALIDATION) for (const each of clearedOnCommit) each.clear();
   });
   clearOnCommit(orm, clearedOnCommit, pubsub, logger);
+  const metrics = createMetrics(orm, logger, [verifiedTokens, ...clearedOnCommit]);
   return {
     config,
     orm,
@@ -178,7 +182,8 @@ export async function buildAppServices(
     payments: overrides.payments ?? paymentsFor(config, webhookSecretKey),
     aiDetector: aiDetectorFor(config),
     pubsub,
-    relay: new OutboxRelay(orm, pubsub, logger),
+    relay: new OutboxRelay(orm, pubsub, logger, (seconds) => metrics.observeRelayLag(seconds)),
+    metrics,
     verifiedTokens,
     releaseStatuses,
     profiles,
@@ -195,6 +200,45 @@ export async function buildAppServices(
     startedAt: new Date(),
     version,
   };
+}
+
+/** The process's metrics with what the services hold: cache hit counts, the pool, the outbox backlog. */
+function createMetrics(orm: Orm, logger: Logger, caches: CacheStats[]): Metrics {
+  const metrics = new Metrics({
+    onCollectError: (family, err) => logger.warn({ err, family }, 'metrics: a family could not be read'),
+  });
+  for (const cache of caches) metrics.addCache(cache);
+  metrics.addGauge(
+    'tributary_db_pool_connections',
+    'Connections of the database pool (MikroORM/pg) of this process: open, idle, in use, and requests waiting for one.',
+    ['state'],
+    async () => {
+      const pool = await orm.em.getConnection().getNativeClient();
+      return [
+        { labels: { state: 'open' }, value: pool.totalCount },
+        { labels: { state: 'idle' }, value: pool.idleCount },
+        { labels: { state: 'in_use' }, value: pool.totalCount - pool.idleCount },
+        { labels: { state: 'waiting' }, value: pool.waitingCount },
+        { labels: { state: 'max' }, value: pool.options.max ?? 0 },
+      ];
+    },
+  );
+  metrics.addGauge(
+    'tributary_outbox_unpublished',
+    'Outbox events not yet published by the relay (count), and the age in seconds of the oldest.',
+    ['measure'],
+    async () => {
+      const [row] = await orm.em.fork().execute<{ count: string | number; oldest: string | number | null }[]>(
+        `select count(*) as count, extract(epoch from now() - min(created_at)) as oldest
+             from outbox_events where cursor is null`,
+      );
+      return [
+        { labels: { measure: 'events' }, value: Number(row?.count ?? 0) },
+        { labels: { measure: 'oldest_age_seconds' }, value: Math.max(0, Number(row?.oldest ?? 0)) },
+      ];
+    },
+  );
+  return metrics;
 }
 
 /**

@@ -1,18 +1,21 @@
 import type { Server } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import type { Request } from 'express';
-import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
+import type { Request, Response } from 'express';
+import { type DocumentNode, type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { authenticate, bearerToken, type Context, createContext } from '../../schema/context.ts';
-import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
+import { appErrorExtensions, errorTypeOf, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
 import { refuseHostileInput } from '../../schema/input-guard.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError } from '../../src/platform/errors.ts';
+import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { clientInfo } from '../client-info.ts';
+import { observeRequest } from '../metrics.ts';
+import { isErrorType } from '../rest/errors.ts';
 import { createFanOut } from './fan-out.ts';
 import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
 
@@ -44,11 +47,68 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Serve
         });
       }
     },
-    plugins: [...queryLimitPlugins(), useInputGuard(app)],
+    plugins: [...queryLimitPlugins(), useInputGuard(app), useMetrics(app)],
     maskedErrors: {
       maskError: (error) => normaliseError(error as Error, app.logger),
     },
   });
+}
+
+/** The express handler of /graphql: yoga, then the request observed under its operation's name. */
+export function measuredGraphQL(app: AppServices, yoga: YogaServerInstance<ServerContext, Context>) {
+  return async (req: Request, res: Response): Promise<void> => {
+    await yoga(req, res, { req });
+    const name = res.locals.graphqlOperation as string | undefined;
+    observeRequest(
+      app.metrics.graphqlOperation(name ?? UNKNOWN_OPERATION),
+      res,
+      res.locals.graphqlFailed === true || res.statusCode >= 400,
+    );
+  };
+}
+
+/** The response a yoga hook's context or server context carries (express's, when mounted there). */
+const responseOf = (context: unknown): Response | undefined =>
+  (context as { res?: Response } | undefined)?.res;
+
+/**
+ * Records, for the metrics, the operation a request runs (its name, or `anonymous`) and counts the
+ * errors its answer carries by type.
+ */
+function useMetrics(app: AppServices): Plugin {
+  const name = ({
+    args,
+  }: {
+    args: { document: DocumentNode; operationName?: string | null; contextValue: unknown };
+  }) => {
+    const res = responseOf(args.contextValue);
+    if (!res) return;
+    const operation = getOperationAST(args.document, args.operationName ?? undefined);
+    res.locals.graphqlOperation = operation?.name?.value ?? 'anonymous';
+  };
+  return {
+    // At validation already, so a document that fails it is counted under its name too.
+    onValidate: ({ context, params }) => {
+      const res = responseOf(context);
+      if (!res) return;
+      const requested = (context as { params?: { operationName?: string | null } }).params?.operationName;
+      const operation = getOperationAST(params.documentAST, requested ?? undefined);
+      res.locals.graphqlOperation = operation?.name?.value ?? 'anonymous';
+    },
+    onExecute: name,
+    onSubscribe: name,
+    onResultProcess: ({ result, serverContext }) => {
+      const res = responseOf(serverContext);
+      if (!res || Symbol.asyncIterator in result) return;
+      for (const each of Array.isArray(result) ? result : [result]) {
+        for (const error of each.errors ?? []) {
+          const type = errorTypeOf(error);
+          app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
+          res.locals.graphqlFailed = true;
+        }
+      }
+    },
+  };
 }
 
 /** Input no operation may carry (NUL characters), refused before any resolver runs. */

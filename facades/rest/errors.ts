@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { ErrorExtensions } from '../../schema/errors.ts';
 import type { ErrorType } from '../../src/platform/errors.ts';
+import { countError } from '../metrics.ts';
 
 const HTTP_STATUS: Record<ErrorType, number> = {
   invalid_request_error: 400,
@@ -16,6 +17,10 @@ const HTTP_STATUS: Record<ErrorType, number> = {
   unavailable_error: 503,
   api_error: 500,
 };
+
+export function isErrorType(value: unknown): value is ErrorType {
+  return typeof value === 'string' && Object.hasOwn(HTTP_STATUS, value);
+}
 
 export function statusForError(type: ErrorType): number {
   return HTTP_STATUS[type] ?? 500;
@@ -43,6 +48,7 @@ export function sendError(res: Response, envelope: ErrorEnvelope): void {
   if (envelope.retryAfterSeconds !== undefined)
     res.setHeader('Retry-After', String(Math.ceil(envelope.retryAfterSeconds)));
   const requestId = envelope.requestId || (res.locals.requestId as string | undefined);
+  countError(res, envelope.type);
   res.status(statusForError(envelope.type)).json(requestId ? { ...envelope, requestId } : envelope);
 }
 

@@ -1,6 +1,8 @@
 import { type Request, type Response, Router } from 'express';
 import { match } from 'path-to-regexp';
 import type { AppServices } from '../../schema/services.ts';
+import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
+import { countError, observeRequest } from '../metrics.ts';
 import { jsonBody } from '../transport-errors.ts';
 import { createDiscoveryRoutes } from './discovery.ts';
 import { sendError } from './errors.ts';
@@ -16,22 +18,25 @@ export function createRestApi(app: AppServices, routes: RestRoute[] = restRoutes
   api.use(createDiscoveryRoutes(app, routes));
 
   const matchers = routes.map((route) => ({ method: route.method, test: match(route.path) }));
+  const unknownRoute = app.metrics.request('rest', UNKNOWN_OPERATION);
   api.use((req: Request, res: Response) => {
     const allowed = matchers.filter((m) => m.test(req.path)).map((m) => m.method);
     if (allowed.length > 0) {
       res.setHeader('Allow', [...new Set(allowed)].join(', '));
+      countError(res, 'invalid_request_error');
       res.status(405).json({
         type: 'invalid_request_error',
         code: 'method_not_allowed',
         message: `${req.method} is not allowed on /v1${req.path}; use ${[...new Set(allowed)].join(' or ')}.`,
       });
-      return;
+    } else {
+      sendError(res, {
+        type: 'not_found_error',
+        code: 'route_not_found',
+        message: `No endpoint at ${req.method} /v1${req.path}.`,
+      });
     }
-    sendError(res, {
-      type: 'not_found_error',
-      code: 'route_not_found',
-      message: `No endpoint at ${req.method} /v1${req.path}.`,
-    });
+    observeRequest(unknownRoute, res, true);
   });
   return api;
 }

@@ -116,7 +116,7 @@ function restEnvelope(error: GraphQLError, restNames: Map<string, string>) {
 export function createRestRouter(
   app: AppServices,
   compiled: CompiledRoute[],
-  channel: Channel = 'rest',
+  channel: Extract<Channel, 'rest' | 'agent_http'> = 'rest',
 ): Router {
   const router = Router();
   for (const entry of compiled) {
@@ -124,26 +124,29 @@ export function createRestRouter(
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](
       route.path,
-      routeHandler(async (req: Request, res: Response) => {
-        const requestId = String(res.locals.requestId ?? crypto.randomUUID());
-        const principal = await authenticate(app, bearerToken(req.headers.authorization));
-        const variables = variablesFor(req, route);
-        const result = await runOperation(app, entry.operation, {
-          principal,
-          channel,
-          variables,
-          requestId,
-          client: clientInfo(req),
-        });
-        const [error] = result.errors;
-        if (error) {
-          sendError(res, restEnvelope(error, entry.restNames));
-          return;
-        }
-        const body = route.select ? result.data?.[route.select] : result.data;
-        if (route.render?.(body, req, res)) return;
-        res.status(route.status ?? 200).json(body);
-      }),
+      routeHandler(
+        async (req: Request, res: Response) => {
+          const requestId = String(res.locals.requestId ?? crypto.randomUUID());
+          const principal = await authenticate(app, bearerToken(req.headers.authorization));
+          const variables = variablesFor(req, route);
+          const result = await runOperation(app, entry.operation, {
+            principal,
+            channel,
+            variables,
+            requestId,
+            client: clientInfo(req),
+          });
+          const [error] = result.errors;
+          if (error) {
+            sendError(res, restEnvelope(error, entry.restNames));
+            return;
+          }
+          const body = route.select ? result.data?.[route.select] : result.data;
+          if (route.render?.(body, req, res)) return;
+          res.status(route.status ?? 200).json(body);
+        },
+        app.metrics.request(channel, route.operationId),
+      ),
     );
   }
   return router;

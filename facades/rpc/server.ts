@@ -8,6 +8,7 @@ import {
 import { authenticate, bearerToken } from '../../schema/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { clientInfo } from '../client-info.ts';
+import { countError, observeRequest } from '../metrics.ts';
 import { transportError } from '../transport-errors.ts';
 import { stringifyAnswer } from './answer-json.ts';
 import { allowedWithoutHeader, sendChallenge } from './auth.ts';
@@ -18,6 +19,7 @@ import {
   unexpectedError,
 } from './errors.ts';
 import { type AgentSurface, type CallParams, isObject, registerMethods } from './methods.ts';
+import { agentMetrics } from './metrics.ts';
 import { isSupportedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.ts';
 import type { Principal } from './run.ts';
 
@@ -74,12 +76,17 @@ function withRequestId(response: JSONRPCResponse, requestId: string): JSONRPCRes
 /** POST /api/mcp: one JSON-RPC message or a batch, answered as JSON (never an SSE stream). */
 export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallParams>) {
   const { app } = surface;
+  const measure = agentMetrics(surface);
   return async (req: Request, res: Response): Promise<void> => {
     const requestId = String(res.locals.requestId ?? crypto.randomUUID());
     const body: unknown = req.body;
+    // Answers given before any message runs (protocol version, token) count under the first message.
+    const first = measure.operationOf(Array.isArray(body) ? body[0] : body);
     try {
       const version = req.get('mcp-protocol-version');
       if (version !== undefined && !isSupportedProtocolVersion(version)) {
+        countError(res, 'invalid_request_error', 'agent_tool');
+        observeRequest(first, res, true);
         res
           .status(400)
           .json(
@@ -93,7 +100,9 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
       const isBatch = Array.isArray(body);
       const messages: unknown[] = isBatch ? body : [body];
       if (isBatch && messages.length === 0) {
+        countError(res, 'invalid_request_error', 'agent_tool');
         res.json(invalidRequest(null, 'Invalid Request: an empty batch.'));
+        observeRequest(first, res, true);
         return;
       }
 
@@ -104,21 +113,30 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
           principal = await authenticate(app, bearerToken(header));
         } catch (error) {
           if (error instanceof AppError && error.type === 'authentication_error') {
+            countError(res, 'authentication_error', 'agent_tool');
             sendChallenge(res, app.config, messages, isBatch, error);
+            observeRequest(first, res, true);
             return;
           }
           throw error;
         }
       } else if (!messages.every((message) => allowedWithoutHeader(message, surface.tools))) {
+        countError(res, 'authentication_error', 'agent_tool');
         sendChallenge(res, app.config, messages, isBatch, null);
+        observeRequest(first, res, true);
         return;
       }
 
       const call: CallParams = { principal, requestId, client: clientInfo(req) };
       // One after the other: a batch may save a draft and then submit it.
       const responses: JSONRPCResponse[] = [];
-      for (const message of messages) {
+      for (let i = 0; i < messages.length; i++) {
+        const message = messages[i];
+        // Each message of a batch is timed on its own; a single one from the request's arrival.
+        const startedAt = i === 0 ? (res.locals.startedAt as number | undefined) : performance.now();
         const response = await answer(server, message, call);
+        const failed = measure.countAnswer(response);
+        measure.operationOf(message).observe(startedAt ?? performance.now(), failed);
         if (response) responses.push(withRequestId(response, requestId));
       }
       if (responses.length === 0) {
@@ -131,6 +149,7 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
     } catch (error) {
       app.logger.error({ err: error, requestId }, 'unexpected error in agent request');
       if (res.headersSent) return;
+      countError(res, 'api_error', 'agent_tool');
       const rpc = unexpectedError(requestId);
       res.status(500).json(createJSONRPCErrorResponse(null, rpc.code, rpc.message, rpc.data));
     }
@@ -153,6 +172,7 @@ export function rpcBodyErrors(err: unknown, _req: Request, res: Response, next: 
     code: error.code,
     requestId: String(res.locals.requestId ?? ''),
   };
+  countError(res, error.type, 'agent_tool');
   if (error.code === 'invalid_json') {
     res.json(
       createJSONRPCErrorResponse(null, JSONRPC_PARSE_ERROR, 'Parse error: the body is not valid JSON.', data),

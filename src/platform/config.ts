@@ -81,6 +81,10 @@ const configSchema = z
     STRIPE_API_BASE: url(['http', 'https']).optional(),
     SMTP_URL: url(['smtp', 'smtps']).optional(),
     MAIL_FROM: z.string().min(3).max(320).default('Tributary <no-reply@tributary.localhost>'),
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^[\x21-\x7e]{32,200}$/, 'must be 32 to 200 printable characters without spaces')
+      .optional(),
     UPLOAD_SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
 import type { Clock } from '../domains/delivery/clock.ts';
 import type { Mailer } from '../domains/mail/mailer.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
@@ -9,9 +10,11 @@ import type { OutboxRelay } from '../platform/events/relay.ts';
 import type { OutboundClient } from '../platform/http/index.ts';
 import { startJobs } from '../platform/jobs/index.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { Metrics } from '../platform/metrics/index.ts';
 import type { Scratch } from '../platform/scratch.ts';
 import type { ObjectStorage } from '../platform/storage/object-storage.ts';
 import { createWakeup } from '../platform/wakeup.ts';
+import { queues } from '../queues.ts';
 import { startAnalyticsRunner } from './analytics-runner.ts';
 import { startAutoReloadRunner } from './auto-reload-runner.ts';
 import { startDeliveryRunner } from './delivery-runner.ts';
@@ -33,6 +36,7 @@ export interface BackgroundDeps {
   payments: PaymentsPort;
   mailer: Mailer;
   clock: Clock;
+  metrics: Metrics;
 }
 
 /**
@@ -79,6 +83,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     pubsub: deps.pubsub,
     logger: deps.logger,
     onQueued: () => webhookWork.wake(),
+    onDispatched: (result) => deps.metrics.countWebhookDeliveriesCreated(result),
   });
   // Two workers, so one round's slowest receiver never leaves the connection idle; each sends up to
   // 50 deliveries at once (SKIP LOCKED keeps them, and other processes, off each other's rows).
@@ -91,12 +96,15 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
       logger: deps.logger,
       timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
       batch: 50,
+      onRound: (result) => deps.metrics.countWebhookAttempts(result),
     }),
   );
+  const removeGauges = addBackgroundGauges(deps, jobs.boss);
   const stopWebhooks = async () => {
     await Promise.all(webhookWorkers.map((stop) => stop()));
   };
   return async () => {
+    for (const remove of removeGauges) remove();
     stopSweeper();
     stopOAuthSweeper();
     await Promise.all([
@@ -111,4 +119,46 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     await jobs.stop();
     await deps.relay.stop();
   };
+}
+
+/**
+ * The gauges of the work queues, read when Prometheus scrapes: webhook deliveries waiting (due now, or
+ * scheduled for a retry) and pg-boss's queue sizes as its monitor last counted them (every 60 s). Both
+ * describe the whole deployment (every process reads the same rows).
+ */
+function addBackgroundGauges(deps: BackgroundDeps, boss: PgBoss): (() => void)[] {
+  return [
+    deps.metrics.addGauge(
+      'tributary_webhook_queue_depth',
+      'Webhook deliveries pending: due now (state="due") or waiting for a retry (state="scheduled"). Deployment-wide.',
+      ['state'],
+      async () => {
+        const [row] = await deps.orm.em
+          .fork()
+          .execute<{ due: string | number; scheduled: string | number }[]>(
+            `select count(*) filter (where next_attempt_at <= now()) as due,
+                  count(*) filter (where next_attempt_at > now()) as scheduled
+             from webhook_deliveries where status = 'pending'`,
+          );
+        return [
+          { labels: { state: 'due' }, value: Number(row?.due ?? 0) },
+          { labels: { state: 'scheduled' }, value: Number(row?.scheduled ?? 0) },
+        ];
+      },
+    ),
+    deps.metrics.addGauge(
+      'tributary_job_queue_jobs',
+      "pg-boss jobs by queue and state (ready, deferred, active, failed), as pg-boss's monitor last counted them (at most a minute old). Deployment-wide.",
+      ['queue', 'state'],
+      async () => {
+        const found = await boss.getQueues(queues.map((queue) => queue.name));
+        return found.flatMap((queue) => [
+          { labels: { queue: queue.name, state: 'ready' }, value: queue.readyCount },
+          { labels: { queue: queue.name, state: 'deferred' }, value: queue.deferredCount },
+          { labels: { queue: queue.name, state: 'active' }, value: queue.activeCount },
+          { labels: { queue: queue.name, state: 'failed' }, value: queue.failedCount },
+        ]);
+      },
+    ),
+  ];
 }

@@ -9,6 +9,7 @@ import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
+import { waitFor } from '../support/wait.ts';
 
 const STEP = 300;
 
@@ -88,10 +89,18 @@ describe('the cached release status', () => {
       body: validSubmission(assets, 1),
     });
     const cache = app().services.releaseStatuses;
-    await request(app().url, 'GET', `/v1/releases/${submitted.body.releaseId}/status`, {
-      token: account.token,
-    });
-    expect(cache.size).toBeGreaterThan(0);
+    // A read that races any commit of this process is answered but not stored: read until one is.
+    const stored = await waitFor(
+      async () => {
+        await request(app().url, 'GET', `/v1/releases/${submitted.body.releaseId}/status`, {
+          token: account.token,
+        });
+        return cache.size;
+      },
+      (size) => size > 0,
+      5_000,
+    );
+    expect(stored).toBeGreaterThan(0);
 
     // The dispatcher polls several times a second; an empty round commits a claim transaction.
     const outbound = app().services.webhookOutbound;

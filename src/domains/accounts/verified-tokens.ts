@@ -34,6 +34,10 @@ export class VerifiedTokens {
   });
 
   private readonly announce: (tokenId: string) => Promise<void>;
+  readonly name = 'verified-tokens';
+  /** Requests whose token was verified a moment ago, and those that went to the database (metrics). */
+  hits = 0;
+  misses = 0;
 
   /** `announce` tells the other instances (the pub/sub); they call drop. */
   constructor(announce: (tokenId: string) => Promise<void>) {
@@ -48,8 +52,10 @@ export class VerifiedTokens {
         this.drop(cached.principal.tokenId);
         throw unauthenticated('The bearer token has expired.', 'token_expired');
       }
+      this.hits++;
       return cached.principal;
     }
+    this.misses++;
     const verified = await verifyTokenHash(em(), hash, now);
     this.entries.set(hash, verified);
     this.hashes.set(verified.principal.tokenId, hash);

@@ -3,7 +3,7 @@ import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { deliverDue } from './deliver.ts';
+import { type DeliverResult, deliverDue } from './deliver.ts';
 
 const IDLE_MS = 250;
 
@@ -19,6 +19,8 @@ export interface DeliveryWorkerOptions {
   batch?: number;
   /** Woken when deliveries are queued (idle polls are the safety net). */
   wakeup?: Wakeup;
+  /** Hears each round's outcomes (metrics). */
+  onRound?: (result: DeliverResult) => void;
 }
 
 /**
@@ -49,6 +51,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
         },
         options.batch ?? 10,
       );
+      options.onRound?.(result);
       if (result.claimed > 0) sleep = 0;
     } catch (err) {
       options.logger.error({ err }, 'webhook delivery worker');

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PublishedEvent, PubSub } from '../../platform/events/pubsub.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { dispatchEvents, publishedEventsAfter, readDispatchCursor } from './dispatch.ts';
+import { type DispatchResult, dispatchEvents, publishedEventsAfter, readDispatchCursor } from './dispatch.ts';
 
 /** Events fanned out per transaction when a burst queues up. */
 const BATCH = 100;
@@ -20,6 +20,8 @@ export interface DispatcherOptions {
   retryMs?: number;
   /** Called after an event queued deliveries, so a delivery worker need not wait for its next poll. */
   onQueued?: () => void;
+  /** Hears each batch's fan-out: deliveries created pending and suppressed (metrics). */
+  onDispatched?: (result: DispatchResult) => void;
 }
 
 export interface Dispatcher {
@@ -62,6 +64,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     if (fresh.length === 0) return;
     const result = await dispatchEvents(orm.em.fork(), fresh, clock.now());
     last = Math.max(last, ...fresh.map((event) => event.cursor));
+    options.onDispatched?.(result);
     if (result.queued > 0) options.onQueued?.();
   };
 

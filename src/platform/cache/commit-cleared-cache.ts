@@ -15,6 +15,9 @@ export class CommitClearedCache<V extends object> {
   readonly name: string;
   private readonly entries: LRUCache<string, V>;
   private generation = 0;
+  /** Reads answered from the cache, and reads that loaded (the metrics' hit rate). */
+  hits = 0;
+  misses = 0;
 
   constructor(name: string, options: { max: number; ttlMs: number }) {
     this.name = name;
@@ -34,7 +37,11 @@ export class CommitClearedCache<V extends object> {
   /** The cached answer for `key`, or `load()`'s (stored unless a commit landed meanwhile). */
   async read(key: string, load: () => Promise<V>): Promise<V> {
     const cached = this.entries.get(key);
-    if (cached) return cached;
+    if (cached) {
+      this.hits++;
+      return cached;
+    }
+    this.misses++;
     const before = this.generation;
     const loaded = await load();
     if (this.generation === before) this.entries.set(key, loaded);

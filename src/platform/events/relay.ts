@@ -22,10 +22,13 @@ export class OutboxRelay {
   #again = false;
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
+  readonly #observeLag: (seconds: number) => void;
 
-  constructor(orm: MikroORM, pubsub: PubSub, log: Logger) {
+  /** `observeLag` hears, for each event published, the seconds since it was written (metrics). */
+  constructor(orm: MikroORM, pubsub: PubSub, log: Logger, observeLag: (seconds: number) => void = () => {}) {
     this.#pubsub = pubsub;
     this.#log = log;
+    this.#observeLag = observeLag;
     this.#url = String(orm.config.get('clientUrl'));
   }
 
@@ -79,6 +82,8 @@ export class OutboxRelay {
       );
       await client.query('commit');
       const events: PublishedEvent[] = rows.map(toPublishedEvent).sort((a, b) => a.cursor - b.cursor);
+      const now = Date.now();
+      for (const row of rows) this.#observeLag((now - new Date(row.created_at).getTime()) / 1000);
       if (events.length > 0) await this.#pubsub.publish(events);
       return rows.length;
     } catch (error) {

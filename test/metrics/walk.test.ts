@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADVANCE_QUEUE } from '../../src/domains/delivery/schedule.ts';
+import { ormConfig } from '../../src/platform/db/orm.ts';
+import { queues } from '../../src/queues.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { accountWithToken } from '../support/factories.ts';
+import { graphql, request } from '../support/http.ts';
+import { startHttpsReceiver } from '../support/https-receiver.ts';
+import { uploadAssets, validSubmission } from '../support/releases.ts';
+import { startServerProcess } from '../support/server-process.ts';
+import { parseMetrics, sampleValue } from './scrape.ts';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step().catch(() => undefined);
+});
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+const rpc = (url: string, token: string | undefined, params: Record<string, unknown>) =>
+  request(url, 'POST', '/api/mcp', { token, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params } });
+
+describe('GET /metrics after a walk through the API', () => {
+  it('has every family, with the walk counted in it', async () => {
+    const receiver = await startHttpsReceiver();
+    cleanup.push(receiver.close);
+    const database = await createTestDatabase('metrics');
+    cleanup.push(database.drop);
+    const orm = await MikroORM.init(ormConfig(database.url, 2));
+    cleanup.push(() => orm.close());
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-metrics-'));
+    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const server = await startServerProcess({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      DATABASE_POOL_MAX: '7',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      NODE_EXTRA_CA_CERTS: receiver.certFile,
+      SANDBOX_STEP_SECONDS: '0.2',
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    });
+    cleanup.push(() => server.stop());
+    const account = await accountWithToken(orm.em.fork(), { credits: 10 });
+
+    // REST (twice with one token: a verified-token cache miss, then hits), GraphQL, an agent tool.
+    expect((await request(server.url, 'GET', '/v1/me', { token: account.token })).status).toBe(200);
+    expect((await request(server.url, 'GET', '/v1/me', { token: account.token })).status).toBe(200);
+    const hook = await request(server.url, 'POST', '/v1/webhooks', {
+      token: account.token,
+      body: { url: receiver.url('/hook') },
+    });
+    expect(hook.status).toBe(201);
+    expect((await graphql(server.url, 'query Profile { me { email } }', {}, account.token)).body.errors).toBe(
+      undefined,
+    );
+    expect((await graphql(server.url, '{ me { email } }', {}, account.token)).body.errors).toBe(undefined);
+    const tool = await rpc(server.url, account.token, { name: 'get_credits', arguments: {} });
+    expect(tool.body.error).toBe(undefined);
+
+    // Errors: a missing token (REST), an unknown route, an unknown tool, a GraphQL field that is not there.
+    expect((await request(server.url, 'GET', '/v1/me')).status).toBe(401);
+    expect((await request(server.url, 'GET', '/v1/no-such-route', { token: account.token })).status).toBe(
+      404,
+    );
+    expect(
+      (await rpc(server.url, account.token, { name: 'no_such_tool', arguments: {} })).body.error,
+    ).toBeDefined();
+    expect((await graphql(server.url, 'query Broken { nope }', {}, account.token)).body.errors).toBeDefined();
+
+    // A submission: events through the relay, webhook deliveries, and delivery steps (pg-boss jobs).
+    const assets = await uploadAssets(server.url, account);
+    const body = validSubmission(assets, 1);
+    body.release.distribution_store_ids = [301];
+    const submitted = await request(server.url, 'POST', '/v1/releases', { token: account.token, body });
+    expect(submitted.status).toBe(201);
+    await until(() => receiver.hits.some((h) => h.headers['x-svc-event'] === 'release.approved'), 30_000);
+    expect(receiver.hits.length).toBeGreaterThan(0);
+
+    // The delivery worker records a round's outcomes after its POSTs: scrape until it has.
+    let samples = parseMetrics('');
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const scraped = await request(server.url, 'GET', '/metrics');
+      expect(scraped.status).toBe(200);
+      samples = parseMetrics(scraped.body as string);
+      if (
+        (sampleValue(samples, 'tributary_webhook_delivery_attempts_total', { outcome: 'succeeded' }) ?? 0) > 0
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const value = (name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels);
+
+    // Requests and latency, per surface and operation.
+    const requests = 'tributary_requests_total';
+    const duration = 'tributary_request_duration_seconds';
+    expect(value(requests, { surface: 'rest', operation: 'getProfile', outcome: 'ok' })).toBe(2);
+    expect(value(requests, { surface: 'rest', operation: 'getProfile', outcome: 'error' })).toBe(1);
+    expect(value(`${duration}_count`, { surface: 'rest', operation: 'getProfile' })).toBe(3);
+    expect(value(`${duration}_sum`, { surface: 'rest', operation: 'getProfile' })).toBeGreaterThan(0);
+    expect(value(`${duration}_sum`, { surface: 'rest', operation: 'getProfile' })).toBeLessThan(30);
+    expect(value(`${duration}_bucket`, { surface: 'rest', operation: 'getProfile', le: '+Inf' })).toBe(3);
+    expect(value(requests, { surface: 'rest', operation: 'createWebhook', outcome: 'ok' })).toBe(1);
+    expect(value(requests, { surface: 'rest', operation: 'submitRelease', outcome: 'ok' })).toBe(1);
+    expect(value(requests, { surface: 'rest', operation: 'unknown', outcome: 'error' })).toBe(1);
+    expect(value(requests, { surface: 'graphql', operation: 'Profile', outcome: 'ok' })).toBe(1);
+    expect(value(requests, { surface: 'graphql', operation: 'anonymous', outcome: 'ok' })).toBe(1);
+    expect(value(requests, { surface: 'graphql', operation: 'Broken', outcome: 'error' })).toBe(1);
+    expect(value(`${duration}_count`, { surface: 'graphql', operation: 'Profile' })).toBe(1);
+    expect(value(requests, { surface: 'agent_tool', operation: 'get_credits', outcome: 'ok' })).toBe(1);
+    expect(value(requests, { surface: 'agent_tool', operation: 'unknown', outcome: 'error' })).toBe(1);
+    expect(value(`${duration}_count`, { surface: 'agent_tool', operation: 'get_credits' })).toBe(1);
+    // Label values are the closed set: nothing a client named became a series.
+    const operations = new Set(samples.filter((s) => s.name === requests).map((s) => s.labels.operation));
+    expect(operations.has('no_such_tool')).toBe(false);
+    expect(operations.has('no-such-route')).toBe(false);
+
+    // Errors by type.
+    expect(value('tributary_errors_total', { surface: 'rest', type: 'authentication_error' })).toBe(1);
+    expect(value('tributary_errors_total', { surface: 'rest', type: 'not_found_error' })).toBe(1);
+    expect(value('tributary_errors_total', { surface: 'agent_tool', type: 'invalid_request_error' })).toBe(1);
+    expect(value('tributary_errors_total', { surface: 'graphql', type: 'invalid_request_error' })).toBe(1);
+
+    // The relay published the submission's events, a moment after they were written.
+    const relayed = value('tributary_event_relay_lag_seconds_count') ?? 0;
+    expect(relayed).toBeGreaterThanOrEqual(2);
+    expect((value('tributary_event_relay_lag_seconds_sum') ?? -1) / relayed).toBeLessThan(5);
+    expect(value('tributary_outbox_unpublished', { measure: 'events' })).toBeGreaterThanOrEqual(0);
+
+    // Webhooks: deliveries created and sent; the queue's depth.
+    expect(value('tributary_webhook_deliveries_created_total', { status: 'pending' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(
+      value('tributary_webhook_delivery_attempts_total', { outcome: 'succeeded' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(value('tributary_webhook_queue_depth', { state: 'due' })).toBeGreaterThanOrEqual(0);
+    expect(value('tributary_webhook_queue_depth', { state: 'scheduled' })).toBeGreaterThanOrEqual(0);
+
+    // pg-boss: every queue of the app, in every state.
+    for (const queue of queues) {
+      for (const state of ['ready', 'deferred', 'active', 'failed']) {
+        expect(value('tributary_job_queue_jobs', { queue: queue.name, state })).toBeGreaterThanOrEqual(0);
+      }
+    }
+    expect(value('tributary_job_queue_jobs', { queue: ADVANCE_QUEUE, state: 'ready' })).toBeDefined();
+
+    // Caches: the second /v1/me was answered from the verified-token cache.
+    expect(value('tributary_cache_hits_total', { cache: 'verified-tokens' })).toBeGreaterThanOrEqual(1);
+    expect(value('tributary_cache_misses_total', { cache: 'verified-tokens' })).toBeGreaterThanOrEqual(1);
+    expect(value('tributary_cache_hits_total', { cache: 'profile' })).toBeGreaterThanOrEqual(0);
+    expect(value('tributary_cache_misses_total', { cache: 'release-status' })).toBeGreaterThanOrEqual(0);
+
+    // The database pool of this process.
+    expect(value('tributary_db_pool_connections', { state: 'max' })).toBe(7);
+    const open = value('tributary_db_pool_connections', { state: 'open' }) ?? -1;
+    expect(open).toBeGreaterThanOrEqual(1);
+    expect(open).toBeLessThanOrEqual(7);
+    expect(value('tributary_db_pool_connections', { state: 'waiting' })).toBeGreaterThanOrEqual(0);
+    expect(value('tributary_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
+
+    // The process's own (prom-client's defaults).
+    expect(value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(value('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  }, 120_000);
+});
