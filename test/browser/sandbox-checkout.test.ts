@@ -2,35 +2,20 @@
  * Buying credits in a real browser (Debian's chromium, driven by playwright-core): a hosted sandbox
  * checkout is paid (credits once, even if Pay is sent twice) or declined (nothing). CI installs chromium.
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
 import { useTestApp } from '../support/app.ts';
+import { launchChromium } from '../support/browser.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const app = useTestApp();
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` (CI does).`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
