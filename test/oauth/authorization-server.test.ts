@@ -43,22 +43,30 @@ describe('the authorization server (oauth4webapi)', () => {
     );
   });
 
-  /** Runs the browser part and returns the code's parameters and verifier. */
-  async function authorize(extra: Record<string, string> = {}) {
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
+  /** The authorization endpoint asked for an svc:mcp code for the test client, with `params` besides. */
+  function authorizationUrl(params: Record<string, string>): URL {
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
       response_type: 'code',
       client_id: client.client_id,
       redirect_uri: REDIRECT,
       scope: 'svc:mcp',
+      ...params,
+    }).toString();
+    return url;
+  }
+
+  /** Runs the browser part and returns the code's parameters and verifier. */
+  async function authorize(extra: Record<string, string> = {}) {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = authorizationUrl({
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
       resource,
       ...extra,
-    }).toString();
+    });
     const { redirect, last } = await signInAndApprove(app().url, url.toString(), account);
     return { redirect, last, verifier, state };
   }
@@ -278,14 +286,7 @@ describe('the authorization server (oauth4webapi)', () => {
     it('plain PKCE and a missing challenge are refused', async () => {
       const plain = await authorize({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
       expect(new URL(plain.redirect!).searchParams.get('error')).toBe('invalid_request');
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: client.client_id,
-        redirect_uri: REDIRECT,
-        scope: 'svc:mcp',
-      }).toString();
-      const missing = await fetch(url, { redirect: 'manual' });
+      const missing = await fetch(authorizationUrl({}), { redirect: 'manual' });
       expect(new URL(missing.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
     });
 
