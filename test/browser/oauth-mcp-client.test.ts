@@ -12,8 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient } from '../../src/platform/http/index.ts';
-import { useTestApp } from '../support/app.ts';
+import { reachingLoopback, useTestApp } from '../support/app.ts';
 import { launchChromium, screenshot } from '../support/browser.ts';
 import { request } from '../support/http.ts';
 import { startHttpsReceiver } from '../support/https-receiver.ts';
@@ -45,18 +44,7 @@ const documents = await startHttpsReceiver(
 );
 
 // Loopback documents are reachable only with private addresses allowed (the test's setting).
-const app = useTestApp(
-  { OUTBOUND_ALLOW_PRIVATE: 'true' },
-  {
-    services: {
-      outbound: createOutboundClient({
-        policy: { allowPrivate: true },
-        timeoutSeconds: 5,
-        extraCaCertificates: [documents.cert],
-      }),
-    },
-  },
-);
+const app = useTestApp(...reachingLoopback(documents.cert));
 let browser: Browser;
 
 beforeAll(async () => {

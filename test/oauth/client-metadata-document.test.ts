@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient } from '../../src/platform/http/index.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { reachingLoopback, startTestApp, type TestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 import { startHttpsReceiver } from '../support/https-receiver.ts';
 import { accountWithPassword, redeemCode, signInAndApprove } from '../support/oauth.ts';
@@ -52,18 +51,7 @@ describe('clients identified by a metadata document URL (CIMD)', () => {
   describe('with private addresses allowed', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await startTestApp(
-        { OUTBOUND_ALLOW_PRIVATE: 'true' },
-        {
-          services: {
-            outbound: createOutboundClient({
-              policy: { allowPrivate: true },
-              timeoutSeconds: 5,
-              extraCaCertificates: [documents.cert],
-            }),
-          },
-        },
-      );
+      app = await startTestApp(...reachingLoopback(documents.cert));
     });
     afterAll(() => app?.close());
 
