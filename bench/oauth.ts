@@ -9,7 +9,7 @@ import { buildAppServices, closeAppServices } from '../schema/services.ts';
 import { hashPassword } from '../src/domains/accounts/password.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { signInAndApprove, TEST_PASSWORD } from '../test/support/oauth.ts';
+import { redeemCode, signInAndApprove, TEST_PASSWORD } from '../test/support/oauth.ts';
 import { type Measurement, measureHttp, measureInProcess, printTable } from './support/measure.ts';
 import { benchApp } from './support/servers.ts';
 
@@ -43,17 +43,7 @@ async function oauthAccessToken(url: string, email: string): Promise<string> {
   })}`;
   const { redirect } = await signInAndApprove(url, authorize, { email, password: TEST_PASSWORD });
   const code = new URL(redirect ?? 'http://x/').searchParams.get('code') ?? '';
-  const token = await fetch(`${url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: redirectUri,
-      client_id,
-    }),
-  });
+  const token = await redeemCode(`${url}/oauth/token`, { code, verifier, redirectUri, clientId: client_id });
   const body = (await token.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`no access token: ${JSON.stringify(body)}`);
   return body.access_token;

@@ -2,8 +2,8 @@ import { type AcrMatch, type AcrResult, acrCheck } from '../../src/domains/audio
 import type { DspLink } from '../../src/domains/audio/registry/registry-recording.entity.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
-import { uuidValidation } from '../id-validation.ts';
 import { AnalysisStatusEnum } from './ai-detection.ts';
+import { audioFileArgs } from './args.ts';
 import { audioDeps } from './deps.ts';
 
 const DspLinkRef = builder.objectRef<DspLink>('DspLink').implement({
@@ -71,13 +71,7 @@ builder.mutationField('acrCheck', (t) =>
     description:
       'Check one of your audio files against the registry of recordings (releases live here and the reference ' +
       'catalogue). Optional; not required for submission; no billing effect. Cached per file.',
-    args: {
-      fileUrl: t.arg.string({ required: true, validate: { minLength: 1, maxLength: 600 } }),
-      fileName: t.arg.string({ required: false, validate: { maxLength: 255 } }),
-      releaseId: t.arg.id({ required: false, validate: uuidValidation('release') }),
-      conversationId: t.arg.string({ required: false, validate: { maxLength: 200 } }),
-      trackIndex: t.arg.int({ required: false, validate: { min: 0, max: 999 } }),
-    },
+    args: audioFileArgs,
     resolve: (_root, args, context) =>
       acrCheck(audioDeps(context), requirePrincipal(context).accountId, { fileUrl: args.fileUrl }),
   }),

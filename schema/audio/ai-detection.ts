@@ -3,7 +3,7 @@ import { detectAudioAi } from '../../src/domains/releases/detect-track-ai.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';
-import { uuidValidation } from '../id-validation.ts';
+import { audioFileArgs } from './args.ts';
 import { audioDeps } from './deps.ts';
 
 export const AnalysisStatusEnum = enumFromList('AudioAnalysisStatus', ANALYSIS_STATUSES, {
@@ -61,13 +61,7 @@ builder.mutationField('detectAudioAi', (t) =>
     description:
       'Detect AI-generated audio in one of your audio files: the classifier billing uses. With releaseId and ' +
       'trackIndex (0-based), a detected AI track of that draft is marked AI. Results are cached per file.',
-    args: {
-      fileUrl: t.arg.string({ required: true, validate: { minLength: 1, maxLength: 600 } }),
-      fileName: t.arg.string({ required: false, validate: { maxLength: 255 } }),
-      releaseId: t.arg.id({ required: false, validate: uuidValidation('release') }),
-      conversationId: t.arg.string({ required: false, validate: { maxLength: 200 } }),
-      trackIndex: t.arg.int({ required: false, validate: { min: 0, max: 999 } }),
-    },
+    args: audioFileArgs,
     resolve: (_root, args, context) =>
       detectAudioAi(audioDeps(context), requirePrincipal(context).accountId, {
         fileUrl: args.fileUrl,

@@ -2,28 +2,18 @@
  * GraphiQL in a real browser (Debian's chromium, driven by playwright-core): the page loads with no
  * request leaving the service, and runs `{ me { email } }` against it. CI installs chromium.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.ts';
-import { launchChromium } from '../support/browser.ts';
+import { useChromium } from '../support/browser.ts';
 import { accountWithToken } from '../support/factories.ts';
 
 const app = useTestApp({ GRAPHIQL: 'true' });
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  // Playwright starts chromium with a fresh temporary profile and removes it on close.
-  await browser?.close();
-});
+const browser = useChromium();
 
 describe('GraphiQL at /graphql', () => {
   it('loads offline and runs { me { email } } from the page', async () => {
     const account = await accountWithToken(app().em());
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const origin = new URL(app().url).origin;
     const elsewhere: string[] = [];
     page.on('request', (req) => {

@@ -10,11 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient } from '../../src/platform/http/index.ts';
-import { useTestApp } from '../support/app.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
+import { reachingLoopback, useTestApp } from '../support/app.ts';
+import { screenshot, useChromium } from '../support/browser.ts';
 import { request } from '../support/http.ts';
 import { startHttpsReceiver } from '../support/https-receiver.ts';
 import { MemoryOAuthProvider } from '../support/mcp-oauth.ts';
@@ -45,26 +43,10 @@ const documents = await startHttpsReceiver(
 );
 
 // Loopback documents are reachable only with private addresses allowed (the test's setting).
-const app = useTestApp(
-  { OUTBOUND_ALLOW_PRIVATE: 'true' },
-  {
-    services: {
-      outbound: createOutboundClient({
-        policy: { allowPrivate: true },
-        timeoutSeconds: 5,
-        extraCaCertificates: [documents.cert],
-      }),
-    },
-  },
-);
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
+const app = useTestApp(...reachingLoopback(documents.cert));
+const browser = useChromium();
 
 afterAll(async () => {
-  await browser?.close();
   callbackServer.close();
   await documents.close();
 });
@@ -82,7 +64,7 @@ describe('an MCP client connecting through OAuth', () => {
 
   /** The person's part, in the browser: sign in, look at the consent page, approve. */
   async function approveInBrowser(authorizationUrl: URL): Promise<string> {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const origin = new URL(app().url).origin;
     const elsewhere: string[] = [];
     page.on('request', (req) => {
@@ -171,7 +153,7 @@ describe('an MCP client connecting through OAuth', () => {
     const client = await connect();
     expect((await client.callTool({ name: 'get_profile', arguments: {} })).isError).toBeFalsy();
 
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(`${app().url}/settings/apps`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);

@@ -2,40 +2,16 @@
  * Buying credits in a real browser (Debian's chromium, driven by playwright-core): a hosted sandbox
  * checkout is paid (credits once, even if Pay is sent twice) or declined (nothing). CI installs chromium.
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
 import { useTestApp } from '../support/app.ts';
+import { useChromium } from '../support/browser.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const app = useTestApp();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` (CI does).`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 const balanceOf = async (accountId: string) =>
   (await app().em().findOneOrFail(Account, { id: accountId })).creditBalance;
@@ -56,7 +32,7 @@ describe('sandbox checkout in the browser', () => {
       package_id: 'credits_25',
       success_path: '/checkout/complete?from=test',
     });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(opened.url, { waitUntil: 'load' });
     expect(await page.locator('#amount').textContent()).toBe('22.50 USD');
     await page.locator('#pay').click();
@@ -82,7 +58,7 @@ describe('sandbox checkout in the browser', () => {
   it('checkout → hosted page → Decline: nothing is credited, and the page no longer takes payment', async () => {
     const account = await accountWithToken(app().em());
     const opened = await hostedCheckout(account.token, { credits: 5 });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(opened.url, { waitUntil: 'load' });
     await page.locator('#decline').click();
     await expect.poll(() => page.locator('#result').textContent()).toBe('Payment declined');
@@ -96,7 +72,7 @@ describe('sandbox checkout in the browser', () => {
   it('a declined test card credits nothing', async () => {
     const account = await accountWithToken(app().em());
     const opened = await hostedCheckout(account.token, { credits: 5 });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(opened.url, { waitUntil: 'load' });
     await page.locator('input[name=card_number]').fill('4000 0000 0000 0002');
     await page.locator('#pay').click();
@@ -117,7 +93,7 @@ describe('sandbox checkout in the browser', () => {
       body: { package_id: 'credits_10' },
     });
     expect(opened.body.uiMode).toBe('embedded');
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(
       `${app().url}/sandbox/embedded?client_secret=${encodeURIComponent(opened.body.clientSecret)}`,
     );

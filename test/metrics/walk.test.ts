@@ -1,52 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADVANCE_QUEUE } from '../../src/domains/delivery/schedule.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
 import { queues } from '../../src/queues.ts';
-import { createTestDatabase } from '../support/database.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { graphql, request } from '../support/http.ts';
-import { startHttpsReceiver } from '../support/https-receiver.ts';
+import { startProcessWorld, useCleanup } from '../support/process-world.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
 import { startServerProcess } from '../support/server-process.ts';
+import { until } from '../support/wait.ts';
 import { parseMetrics, sampleValue } from './scrape.ts';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const step of cleanup.reverse()) await step().catch(() => undefined);
-});
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-}
+const cleanup = useCleanup();
 
 const rpc = (url: string, token: string | undefined, params: Record<string, unknown>) =>
   request(url, 'POST', '/api/mcp', { token, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params } });
 
 describe('GET /metrics after a walk through the API', () => {
   it('has every family, with the walk counted in it', async () => {
-    const receiver = await startHttpsReceiver();
-    cleanup.push(receiver.close);
-    const database = await createTestDatabase('metrics');
-    cleanup.push(database.drop);
-    const orm = await MikroORM.init(ormConfig(database.url, 2));
-    cleanup.push(() => orm.close());
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-metrics-'));
-    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const server = await startServerProcess({
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      DATABASE_POOL_MAX: '7',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      NODE_EXTRA_CA_CERTS: receiver.certFile,
-      SANDBOX_STEP_SECONDS: '0.2',
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    });
+    const { receiver, orm, env } = await startProcessWorld(cleanup, 'metrics', 2);
+    const server = await startServerProcess({ ...env, DATABASE_POOL_MAX: '7' });
     cleanup.push(() => server.stop());
     const account = await accountWithToken(orm.em.fork(), { credits: 10 });
 

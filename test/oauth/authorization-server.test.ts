@@ -3,7 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domains/accounts/issue-token.ts';
 import { useTestApp } from '../support/app.ts';
 import { graphql, request } from '../support/http.ts';
-import { accountWithPassword, signInAndApprove } from '../support/oauth.ts';
+import {
+  accountWithPassword,
+  postTokenForm,
+  redeemCode,
+  refreshWith,
+  signInAndApprove,
+} from '../support/oauth.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -37,22 +43,30 @@ describe('the authorization server (oauth4webapi)', () => {
     );
   });
 
-  /** Runs the browser part and returns the code's parameters and verifier. */
-  async function authorize(extra: Record<string, string> = {}) {
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
+  /** The authorization endpoint asked for an svc:mcp code for the test client, with `params` besides. */
+  function authorizationUrl(params: Record<string, string>): URL {
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
       response_type: 'code',
       client_id: client.client_id,
       redirect_uri: REDIRECT,
       scope: 'svc:mcp',
+      ...params,
+    }).toString();
+    return url;
+  }
+
+  /** Runs the browser part and returns the code's parameters and verifier. */
+  async function authorize(extra: Record<string, string> = {}) {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = authorizationUrl({
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
       resource,
       ...extra,
-    }).toString();
+    });
     const { redirect, last } = await signInAndApprove(app().url, url.toString(), account);
     return { redirect, last, verifier, state };
   }
@@ -140,28 +154,12 @@ describe('the authorization server (oauth4webapi)', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await request(app().url, 'GET', '/v1/me', { token: second.access_token })).status).toBe(200);
 
-    const reuse = await fetch(as.token_endpoint!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: first.refresh_token!,
-        client_id: client.client_id,
-      }),
-    });
+    const reuse = await refreshWith(as.token_endpoint!, first.refresh_token!, client.client_id);
     expect(reuse.status).toBe(400);
     expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
     // The whole grant is gone: its access tokens and its newest refresh token.
     expect((await request(app().url, 'GET', '/v1/me', { token: second.access_token })).status).toBe(401);
-    const newest = await fetch(as.token_endpoint!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: second.refresh_token!,
-        client_id: client.client_id,
-      }),
-    });
+    const newest = await refreshWith(as.token_endpoint!, second.refresh_token!, client.client_id);
     expect(newest.status).toBe(400);
   });
 
@@ -193,16 +191,11 @@ describe('the authorization server (oauth4webapi)', () => {
     );
     expect(refreshed.access_token).toBeTruthy();
 
-    const bad = await fetch(`${app().url}/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: 'not-a-code',
-        code_verifier: oauth.generateRandomCodeVerifier(),
-        redirect_uri: REDIRECT,
-        client_id: client.client_id,
-      }),
+    const bad = await redeemCode(`${app().url}/v1/auth/token`, {
+      code: 'not-a-code',
+      verifier: oauth.generateRandomCodeVerifier(),
+      redirectUri: REDIRECT,
+      clientId: client.client_id,
     });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({
@@ -225,10 +218,10 @@ describe('the authorization server (oauth4webapi)', () => {
     const notJson = await request(app().url, 'POST', '/v1/auth/token', { rawBody: '{"grant_type":' });
     expect(notJson.status).toBe(400);
     expect(notJson.body).toMatchObject({ type: 'oauth_error', code: 'invalid_request' });
-    const unknownClient = await fetch(`${app().url}/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: 'nobody' }),
+    const unknownClient = await postTokenForm(`${app().url}/v1/auth/token`, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      client_id: 'nobody',
     });
     expect(unknownClient.status).toBe(401);
     expect(await unknownClient.json()).toMatchObject({ type: 'oauth_error', code: 'invalid_client' });
@@ -236,16 +229,11 @@ describe('the authorization server (oauth4webapi)', () => {
 
   describe('refusals', () => {
     async function redeem(code: string, verifier: string, redirectUri = REDIRECT) {
-      const response = await fetch(as.token_endpoint!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          code_verifier: verifier,
-          redirect_uri: redirectUri,
-          client_id: client.client_id,
-        }),
+      const response = await redeemCode(as.token_endpoint!, {
+        code,
+        verifier,
+        redirectUri,
+        clientId: client.client_id,
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     }
@@ -298,14 +286,7 @@ describe('the authorization server (oauth4webapi)', () => {
     it('plain PKCE and a missing challenge are refused', async () => {
       const plain = await authorize({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
       expect(new URL(plain.redirect!).searchParams.get('error')).toBe('invalid_request');
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: client.client_id,
-        redirect_uri: REDIRECT,
-        scope: 'svc:mcp',
-      }).toString();
-      const missing = await fetch(url, { redirect: 'manual' });
+      const missing = await fetch(authorizationUrl({}), { redirect: 'manual' });
       expect(new URL(missing.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
     });
 
@@ -398,15 +379,7 @@ describe('the authorization server (oauth4webapi)', () => {
       expect(done.body.data.disconnectApp).toEqual({ id: each.id, disconnected: true });
     }
     expect((await request(app().url, 'GET', '/v1/me', { token: tokens.access_token })).status).toBe(401);
-    const refresh = await fetch(as.token_endpoint!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token!,
-        client_id: client.client_id,
-      }),
-    });
+    const refresh = await refreshWith(as.token_endpoint!, tokens.refresh_token!, client.client_id);
     expect(refresh.status).toBe(400);
   });
 
@@ -432,14 +405,11 @@ describe('the authorization server (oauth4webapi)', () => {
     expect(dump).not.toContain(secret);
     // The sealed secret still authenticates the client (the bad code is then the only fault).
     const withSecret = (value: string) =>
-      fetch(as.token_endpoint!, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${confidential.client_id}:${value}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT }),
-      }).then(async (r) => ((await r.json()) as { error: string }).error);
+      postTokenForm(
+        as.token_endpoint!,
+        { grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT },
+        { authorization: `Basic ${Buffer.from(`${confidential.client_id}:${value}`).toString('base64')}` },
+      ).then(async (r) => ((await r.json()) as { error: string }).error);
     expect(await withSecret(secret)).toBe('invalid_grant');
     expect(await withSecret(`${secret}x`)).toBe('invalid_client');
     const { sweepOAuth } = await import('../../src/domains/oauth/sweep.ts');

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient } from '../../src/platform/http/index.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { reachingLoopback, startTestApp, type TestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 import { startHttpsReceiver } from '../support/https-receiver.ts';
-import { accountWithPassword, signInAndApprove } from '../support/oauth.ts';
+import { accountWithPassword, redeemCode, signInAndApprove } from '../support/oauth.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/cimd-callback';
 
@@ -52,18 +51,7 @@ describe('clients identified by a metadata document URL (CIMD)', () => {
   describe('with private addresses allowed', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await startTestApp(
-        { OUTBOUND_ALLOW_PRIVATE: 'true' },
-        {
-          services: {
-            outbound: createOutboundClient({
-              policy: { allowPrivate: true },
-              timeoutSeconds: 5,
-              extraCaCertificates: [documents.cert],
-            }),
-          },
-        },
-      );
+      app = await startTestApp(...reachingLoopback(documents.cert));
     });
     afterAll(() => app?.close());
 
@@ -71,16 +59,11 @@ describe('clients identified by a metadata document URL (CIMD)', () => {
       const { redirect, verifier } = await flow(app, 'cimd@example.com');
       expect(documents.hits.length).toBeGreaterThan(0);
       const code = new URL(redirect!).searchParams.get('code')!;
-      const token = await fetch(`${app.url}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          code_verifier: verifier,
-          redirect_uri: REDIRECT,
-          client_id: clientId,
-        }),
+      const token = await redeemCode(`${app.url}/oauth/token`, {
+        code,
+        verifier,
+        redirectUri: REDIRECT,
+        clientId,
       });
       const body = (await token.json()) as { access_token: string; refresh_token: string };
       expect(token.status).toBe(200);

@@ -8,6 +8,7 @@ import { type AppServices, buildAppServices, closeAppServices } from '../../sche
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/orm.ts';
 import { freePort } from '../../src/platform/free-port.ts';
+import { createOutboundClient } from '../../src/platform/http/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startBackgroundWork } from '../../src/workers/background.ts';
 import { createTestDatabase } from './database.ts';
@@ -94,4 +95,23 @@ export function useTestApp(env: Record<string, string> = {}, options: TestAppOpt
     if (!app) throw new Error('the test app has not started');
     return app;
   };
+}
+
+/**
+ * The settings of an app whose SSRF-guarded client may reach loopback https servers signed with `cert`
+ * (private addresses allowed): spread into startTestApp or useTestApp.
+ */
+export function reachingLoopback(cert: string): [Record<string, string>, TestAppOptions] {
+  return [
+    { OUTBOUND_ALLOW_PRIVATE: 'true' },
+    {
+      services: {
+        outbound: createOutboundClient({
+          policy: { allowPrivate: true },
+          timeoutSeconds: 5,
+          extraCaCertificates: [cert],
+        }),
+      },
+    },
+  ];
 }

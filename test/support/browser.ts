@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -22,6 +23,24 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * One chromium for the file's tests, launched before them and closed after (Playwright starts it with a
+ * fresh temporary profile and removes it on close).
+ */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('chromium is not running: call browser() inside a test.');
+    return browser;
+  };
 }
 
 /** Where browser tests leave screenshots (TEST_ARTEFACTS_DIR, default test-artefacts/, not committed). */

@@ -108,3 +108,43 @@ export async function signInAndApprove(
   }
   return { redirect: null, last: step };
 }
+
+/** POSTs a form to a token endpoint, as an OAuth client sends its token requests. */
+export function postTokenForm(
+  tokenEndpoint: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(tokenEndpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(params),
+  });
+}
+
+/** Redeems an authorization code with its PKCE verifier, as a public client. */
+export function redeemCode(
+  tokenEndpoint: string,
+  grant: { code: string; verifier: string; redirectUri: string; clientId: string },
+): Promise<Response> {
+  return postTokenForm(tokenEndpoint, {
+    grant_type: 'authorization_code',
+    code: grant.code,
+    code_verifier: grant.verifier,
+    redirect_uri: grant.redirectUri,
+    client_id: grant.clientId,
+  });
+}
+
+/** Uses a refresh token, as a public client. */
+export function refreshWith(
+  tokenEndpoint: string,
+  refreshToken: string,
+  clientId: string,
+): Promise<Response> {
+  return postTokenForm(tokenEndpoint, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: clientId,
+  });
+}

@@ -11,3 +11,9 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Waits until `condition` holds or the time is up (the test then asserts on what it waited for). */
+export async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}

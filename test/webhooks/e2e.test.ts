@@ -1,47 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { MikroORM } from '@mikro-orm/postgresql';
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ormConfig } from '../../src/platform/db/orm.ts';
+import { describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
-import { createTestDatabase } from '../support/database.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
-import { startHttpsReceiver } from '../support/https-receiver.ts';
+import { startProcessWorld, useCleanup } from '../support/process-world.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { until } from '../support/wait.ts';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const step of cleanup.reverse()) await step().catch(() => undefined);
-});
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-}
+const cleanup = useCleanup();
 
 describe('webhooks end to end, through server processes', () => {
   it('signed deliveries reach an https receiver trusted through NODE_EXTRA_CA_CERTS; kill -9 mid-burst loses none', async () => {
-    const receiver = await startHttpsReceiver();
-    cleanup.push(receiver.close);
-    const database = await createTestDatabase('wh_e2e');
-    cleanup.push(database.drop);
-    const orm = await MikroORM.init(ormConfig(database.url, 4));
-    cleanup.push(() => orm.close());
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-wh-'));
-    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const env = {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      NODE_EXTRA_CA_CERTS: receiver.certFile,
-      SANDBOX_STEP_SECONDS: '0.2',
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    };
+    const { receiver, orm, env } = await startProcessWorld(cleanup, 'wh_e2e', 4);
     let server: ServerProcess = await startServerProcess(env);
     cleanup.push(() => server.stop());
 

@@ -24,38 +24,51 @@ const analysisVariables = (a: z.infer<typeof analysisArgs>) => ({
   trackIndex: a.trackIndex,
 });
 
+/** An analysis of one audio file: the mutation `field` with the file arguments, read as `result`. */
+function analysisTool(
+  row: Pick<ToolRow, 'name' | 'title' | 'description' | 'aliases'> & {
+    operation: string;
+    field: string;
+    selection: string;
+  },
+): ToolRow {
+  const { operation, field, selection, ...rest } = row;
+  return defineTool({
+    ...rest,
+    annotations: ANALYSES,
+    args: analysisArgs,
+    document: `mutation ${operation}($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
+      result: ${field}(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) {
+        ${selection} } }`,
+    variables: analysisVariables,
+    select: 'result',
+  });
+}
+
 export const audioTools: ToolRow[] = [
-  defineTool({
+  analysisTool({
     name: 'detect_audio_ai',
     title: 'Detect AI-generated audio',
     description:
       'Whether one of your audio files is AI-generated: the same classifier that decides billing (2 credits per ' +
       'AI track, 1 per human track). With releaseId and trackIndex, a detected AI track of that draft is ' +
       'marked AI. Cached per file.',
-    annotations: ANALYSES,
-    args: analysisArgs,
-    document: `mutation AgentDetectAudioAi($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
-      result: detectAudioAi(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) {
-        status containsAi aiScore predictedModel predictedModelScore provider model message cached } }`,
-    variables: analysisVariables,
-    select: 'result',
+    operation: 'AgentDetectAudioAi',
+    field: 'detectAudioAi',
+    selection: 'status containsAi aiScore predictedModel predictedModelScore provider model message cached',
   }),
-  defineTool({
+  analysisTool({
     name: 'detect_audio_pex_search_acr',
     title: 'Match audio against the registry',
     description:
       'Whether one of your audio files matches a recording in the registry (releases live here and the ' +
       'reference catalogue): matched only above 10% of the fingerprint, with title, artist, ISRC, album, label ' +
       'and store links. Your own live releases are reported as your own. Optional; no billing effect.',
-    annotations: ANALYSES,
-    args: analysisArgs,
-    document: `mutation AgentAcrCheck($fileUrl: String!, $fileName: String, $releaseId: ID, $conversationId: String, $trackIndex: Int) {
-      result: acrCheck(fileUrl: $fileUrl, fileName: $fileName, releaseId: $releaseId, conversationId: $conversationId, trackIndex: $trackIndex) {
-        status matched
+    operation: 'AgentAcrCheck',
+    field: 'acrCheck',
+    selection: `status matched
         bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
-        provider model message cached } }`,
-    variables: analysisVariables,
-    select: 'result',
+        provider model message cached`,
     aliases: ['acr_check', 'registry_match'],
   }),
 ];

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../../platform/rate-limit/index.ts';
-import { issueToken } from './issue-token.ts';
+import { issueBearerToken } from './issue-token.ts';
 import { signIn } from './sign-in.ts';
 
 /** How long a token from the auth_login tool lives (revocable in developer settings before that). */
@@ -17,19 +17,12 @@ export async function agentLogin(
 ) {
   const account = await signIn(em, limits, { email: input.username, password: input.password, ip: input.ip });
   const now = input.now ?? new Date();
-  const issued = await issueToken(em, {
+  return issueBearerToken(em, {
     accountId: account.id,
     name: 'Agent sign-in (auth_login)',
     scopes: ['svc:mcp'],
-    expires: 'none',
     kind: 'agent_login',
     now,
-    expiresAt: new Date(now.getTime() + AGENT_LOGIN_TTL_HOURS * 3_600_000),
+    lifetimeMs: AGENT_LOGIN_TTL_HOURS * 3_600_000,
   });
-  return {
-    accessToken: issued.token,
-    tokenType: 'Bearer' as const,
-    scope: issued.record.scopes.join(' '),
-    expiresAt: issued.record.expiresAt!,
-  };
 }

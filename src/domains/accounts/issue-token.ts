@@ -49,3 +49,30 @@ export async function issueToken(em: EntityManager, input: IssueTokenInput): Pro
   await em.flush();
   return { token, record };
 }
+
+/** A token answered once to its client, with the lifetime it was given. */
+export interface BearerToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  scope: string;
+  expiresAt: Date;
+}
+
+/** Issues a token living `lifetimeMs` from `now` (not one of the settings' choices) as a bearer answer. */
+export async function issueBearerToken(
+  em: EntityManager,
+  input: Omit<IssueTokenInput, 'expires' | 'expiresAt' | 'now'> & { now: Date; lifetimeMs: number },
+): Promise<BearerToken> {
+  const { lifetimeMs, ...rest } = input;
+  const issued = await issueToken(em, {
+    ...rest,
+    expires: 'none',
+    expiresAt: new Date(input.now.getTime() + lifetimeMs),
+  });
+  return {
+    accessToken: issued.token,
+    tokenType: 'Bearer',
+    scope: issued.record.scopes.join(' '),
+    expiresAt: issued.record.expiresAt!,
+  };
+}

@@ -7,7 +7,7 @@ import { type QueueDefinition, sendInTransaction } from '../../platform/jobs/ind
 import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { normaliseEmail } from '../accounts/create-account.ts';
-import { issueToken } from '../accounts/issue-token.ts';
+import { type BearerToken, issueBearerToken } from '../accounts/issue-token.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../accounts/scopes.ts';
 import type { Clock } from '../delivery/clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -132,12 +132,7 @@ const invalidCode = () =>
     'invalid_code',
   );
 
-export interface ClaimedToken {
-  accessToken: string;
-  tokenType: 'Bearer';
-  scope: string;
-  expiresAt: Date;
-}
+export type ClaimedToken = BearerToken;
 
 /**
  * POST /agent-auth/verified-email/claim: the newest live challenge of the address, its code compared
@@ -178,21 +173,14 @@ export async function claimCode(
     // Only an account's challenge has a code that can match; this guards an account gone since.
     const account = await tem.findOne(Account, { email }, { fields: ['id'] });
     if (!account) return 'invalid' as const;
-    const issued = await issueToken(tem, {
+    return issueBearerToken(tem, {
       accountId: account.id,
       name: challenge.clientName,
       scopes: challenge.scopes.filter(isScope) as Scope[],
-      expires: 'none',
       kind: 'verified_email',
       now,
-      expiresAt: new Date(now.getTime() + VERIFIED_TOKEN_TTL_DAYS * 86_400_000),
+      lifetimeMs: VERIFIED_TOKEN_TTL_DAYS * 86_400_000,
     });
-    return {
-      accessToken: issued.token,
-      tokenType: 'Bearer' as const,
-      scope: issued.record.scopes.join(' '),
-      expiresAt: issued.record.expiresAt!,
-    };
   });
   if (outcome === 'invalid') throw invalidCode();
   if (outcome === 'locked') {
