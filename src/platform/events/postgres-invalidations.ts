@@ -26,16 +26,20 @@ export function withPostgresInvalidations(
   databaseUrl: string,
   onConnectionError: (err: Error) => void = () => {},
 ): PubSub {
-  const sender = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  sender.on('error', onConnectionError);
   let listener: pg.Client | null = null;
   let closed = false;
+  // An error on a connection being closed (the database stopping behind a shutdown) is expected.
+  const connectionError = (err: Error) => {
+    if (!closed) onConnectionError(err);
+  };
+  const sender = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  sender.on('error', connectionError);
   let retry: NodeJS.Timeout | undefined;
 
   const listen = async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     client.on('error', (err) => {
-      onConnectionError(err);
+      connectionError(err);
       void client.end().catch(() => undefined);
       if (listener === client) listener = null;
       if (!closed) retry = setTimeout(() => void listen().catch(onConnectionError), RECONNECT_MS);
