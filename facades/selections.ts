@@ -66,7 +66,7 @@ export const QUOTE_FIELDS = /* GraphQL */ `
   summary { trackCount billableTracks humanTracks aiTracks tracksMissingAudio }
   balance { available required covered shortfallCredits shortfallUsd }
   purchase { packageId credits priceUsd perCreditUsd discountPercent savingsUsd tag
-    checkout { method path body agentTool agentArguments } }
+    checkout { method path body { package_id } agentTool agentArguments { packageId } } }
   submittable
   blockers { ${RULE_ISSUE_FIELDS} }
   warnings { ${RULE_ISSUE_FIELDS} }

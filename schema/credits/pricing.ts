@@ -27,20 +27,37 @@ const TokenOffsetRef = builder.objectRef<Pricing['tokenOffset']>('TokenOffsetPri
   }),
 });
 
-const CheckoutLinkRef = builder.objectRef<ReturnType<typeof checkoutLinkFor>>('CheckoutLink').implement({
+type CheckoutLink = ReturnType<typeof checkoutLinkFor>;
+
+const CheckoutRestBodyRef = builder.objectRef<CheckoutLink['body']>('CheckoutRestBody').implement({
+  description:
+    'The body of `POST /v1/credits/checkout` that buys one bundle, in the REST field names (snake_case, as sent).',
+  fields: (t) => ({
+    package_id: t.exposeString('package_id', { description: 'The bundle to buy.' }),
+  }),
+});
+
+const CheckoutToolArgumentsRef = builder.objectRef<CheckoutLink['agentArguments']>('CheckoutToolArguments').implement({
+  description: 'The arguments of `create_credit_checkout_session` that buy one bundle.',
+  fields: (t) => ({
+    packageId: t.exposeString('packageId', { description: 'The bundle to buy.' }),
+  }),
+});
+
+const CheckoutLinkRef = builder.objectRef<CheckoutLink>('CheckoutLink').implement({
   description: 'A ready-made request that opens a checkout (REST, or the agent tool).',
   fields: (t) => ({
     method: t.exposeString('method', { description: 'The REST method, POST.' }),
     path: t.exposeString('path', { description: 'The REST path, /v1/credits/checkout.' }),
     body: t.field({
-      type: 'JSON',
-      description: 'The REST body to send (JSON: a REST body, in its own snake_case field names).',
+      type: CheckoutRestBodyRef,
+      description: 'The REST body to send; add `ui_mode` and `success_path` as needed.',
       resolve: (l) => l.body,
     }),
     agentTool: t.exposeString('agentTool', { description: 'The agent tool that does the same.' }),
     agentArguments: t.field({
-      type: 'JSON',
-      description: "The tool's arguments (JSON: the agent tool's own argument object).",
+      type: CheckoutToolArgumentsRef,
+      description: "The tool's arguments; add `uiMode` and `successPath` as needed.",
       resolve: (l) => l.agentArguments,
     }),
   }),
@@ -59,7 +76,7 @@ export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement
     checkout: t.field({
       type: CheckoutLinkRef,
       description: 'How to buy this bundle: add `ui_mode` and `success_path` as needed.',
-      resolve: (bundle) => checkoutLinkFor({ packageId: bundle.packageId }),
+      resolve: (bundle) => checkoutLinkFor(bundle.packageId),
     }),
   }),
 });

@@ -32,6 +32,23 @@ describe('typed outputs where JSON was', () => {
     expect(rest.body.example.tracks[0].writers[0].share_percent).toBe(60);
   });
 
+  it('a checkout link is typed: the REST body in its wire names, the tool arguments in camelCase', async () => {
+    const answer = await graphql(
+      app().url,
+      '{ pricing { bundles { packageId checkout { method path body { package_id } agentTool agentArguments { packageId } } } } }',
+      {},
+    );
+    expect(answer.body.errors).toBeUndefined();
+    const [bundle] = answer.body.data.pricing.bundles;
+    expect(bundle.checkout).toEqual({
+      method: 'POST',
+      path: '/v1/credits/checkout',
+      body: { package_id: bundle.packageId },
+      agentTool: 'create_credit_checkout_session',
+      agentArguments: { packageId: bundle.packageId },
+    });
+  });
+
   it('store kinds and UGC codes are enums; selection semantics a type', async () => {
     const answer = await graphql(
       app().url,

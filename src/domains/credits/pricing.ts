@@ -67,9 +67,12 @@ export function pricing() {
 export const CHECKOUT_ENDPOINT = { method: 'POST', path: '/v1/credits/checkout' } as const;
 export const CHECKOUT_TOOL = 'create_credit_checkout_session';
 
-/** A ready-made checkout request for a bundle, or for a number of credits at 1 USD each. */
-export function checkoutLinkFor(item: { packageId: string } | { credits: number }) {
-  const rest = 'packageId' in item ? { package_id: item.packageId } : { credits: item.credits };
-  const agent = 'packageId' in item ? { packageId: item.packageId } : { credits: item.credits };
-  return { ...CHECKOUT_ENDPOINT, body: rest, agentTool: CHECKOUT_TOOL, agentArguments: agent };
+/** A ready-made checkout request for a bundle, on each surface in its own field names. */
+export function checkoutLinkFor(packageId: string) {
+  return {
+    ...CHECKOUT_ENDPOINT,
+    body: { package_id: packageId },
+    agentTool: CHECKOUT_TOOL,
+    agentArguments: { packageId },
+  };
 }
