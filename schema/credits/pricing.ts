@@ -37,12 +37,14 @@ const CheckoutRestBodyRef = builder.objectRef<CheckoutLink['body']>('CheckoutRes
   }),
 });
 
-const CheckoutToolArgumentsRef = builder.objectRef<CheckoutLink['agentArguments']>('CheckoutToolArguments').implement({
-  description: 'The arguments of `create_credit_checkout_session` that buy one bundle.',
-  fields: (t) => ({
-    packageId: t.exposeString('packageId', { description: 'The bundle to buy.' }),
-  }),
-});
+const CheckoutToolArgumentsRef = builder
+  .objectRef<CheckoutLink['agentArguments']>('CheckoutToolArguments')
+  .implement({
+    description: 'The arguments of `create_credit_checkout_session` that buy one bundle.',
+    fields: (t) => ({
+      packageId: t.exposeString('packageId', { description: 'The bundle to buy.' }),
+    }),
+  });
 
 const CheckoutLinkRef = builder.objectRef<CheckoutLink>('CheckoutLink').implement({
   description: 'A ready-made request that opens a checkout (REST, or the agent tool).',
