@@ -34,6 +34,7 @@ import {
 import type { Logger } from '../src/platform/logger.ts';
 import { type CacheStats, Metrics } from '../src/platform/metrics/index.ts';
 import { createRateLimits, type RateLimits } from '../src/platform/rate-limit/index.ts';
+import { redisNamespace } from '../src/platform/redis-namespace.ts';
 import { createScratch, type Scratch } from '../src/platform/scratch.ts';
 import { loadSecretKey } from '../src/platform/secret-box.ts';
 import { createStorage, loadSigningSecret } from '../src/platform/storage/index.ts';
@@ -137,13 +138,13 @@ export async function buildAppServices(
   const webhookSecretKey = loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
-  const pubsub = config.REDIS_URL
-    ? createRedisPubSub(config.REDIS_URL, connectionError('pub/sub'))
-    : withPostgresInvalidations(
-        createLocalPubSub(),
-        String(orm.config.get('clientUrl')),
-        connectionError('invalidations'),
-      );
+  const databaseUrl = String(orm.config.get('clientUrl'));
+  const redis = config.REDIS_URL
+    ? { url: config.REDIS_URL, namespace: redisNamespace(config.REDIS_NAMESPACE, databaseUrl) }
+    : undefined;
+  const pubsub = redis
+    ? createRedisPubSub(redis.url, redis.namespace, connectionError('pub/sub'))
+    : withPostgresInvalidations(createLocalPubSub(), databaseUrl, connectionError('invalidations'));
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
@@ -172,8 +173,8 @@ export async function buildAppServices(
     rateLimits:
       overrides.rateLimits ??
       createRateLimits({
-        databaseUrl: String(orm.config.get('clientUrl')),
-        redisUrl: config.REDIS_URL,
+        databaseUrl,
+        redis,
         onConnectionError: connectionError('rate limits'),
       }),
     distributor: overrides.distributor ?? distributorFor(config),

@@ -27,6 +27,7 @@ import { connectDatabase } from '../platform/db/connect.ts';
 import { AppError, invalidRequest, notFound } from '../platform/errors.ts';
 import { notifyInvalidation } from '../platform/events/postgres-invalidations.ts';
 import { createRedisPubSub } from '../platform/events/pubsub.ts';
+import { redisNamespace } from '../platform/redis-namespace.ts';
 import { assertNodeVersion } from '../platform/runtime.ts';
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -245,7 +246,8 @@ async function announceRevocation(config: AppConfig, em: EntityManager, tokenId:
     );
     return;
   }
-  const pubsub = createRedisPubSub(config.REDIS_URL);
+  const databaseUrl = String(em.config.get('clientUrl'));
+  const pubsub = createRedisPubSub(config.REDIS_URL, redisNamespace(config.REDIS_NAMESPACE, databaseUrl));
   try {
     await pubsub.invalidate(invalidation);
   } finally {

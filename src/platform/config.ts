@@ -20,6 +20,10 @@ const configSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     REDIS_URL: url(['redis', 'rediss']).optional(),
+    REDIS_NAMESPACE: z
+      .string()
+      .regex(/^[\w:.\-/]{1,100}$/, 'letters, digits and : . - / _ only, at most 100')
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRAPHIQL: bool.optional(),
     GRAPHQL_BATCH_LOADS: bool.default(true),

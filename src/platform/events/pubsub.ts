@@ -76,11 +76,17 @@ export function createLocalPubSub(): PubSub {
   };
 }
 
-const CHANNEL = 'tributary:events';
-const INVALIDATIONS = 'tributary:invalidations';
-
-/** Several instances: Redis pub/sub, so a subscriber on one sees events published by another. */
-export function createRedisPubSub(url: string, onConnectionError: (err: Error) => void = () => {}): PubSub {
+/**
+ * Several instances: Redis pub/sub, so a subscriber on one sees events published by another. Channels
+ * live under the deployment's namespace (src/platform/redis-namespace.ts).
+ */
+export function createRedisPubSub(
+  url: string,
+  namespace: string,
+  onConnectionError: (err: Error) => void = () => {},
+): PubSub {
+  const CHANNEL = `${namespace}:events`;
+  const INVALIDATIONS = `${namespace}:invalidations`;
   const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
   const subscriber = new Redis(url);
   publisher.on('error', onConnectionError);

@@ -34,14 +34,17 @@ export interface RateLimits {
  */
 export function createRateLimits(options: {
   databaseUrl: string;
-  redisUrl?: string | undefined;
+  /** Redis, and the deployment's namespace put before every key (src/platform/redis-namespace.ts). */
+  redis?: { url: string; namespace: string } | undefined;
   /** Connection-level failures (a lost idle connection); a consume that fails still throws. */
   onConnectionError?: (err: Error) => void;
 }): RateLimits {
   const onError = options.onConnectionError ?? (() => {});
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
+  const redis = options.redis
+    ? new Redis(options.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false })
     : null;
+  const keyPrefix = (rule: LimitRule) =>
+    options.redis ? `${options.redis.namespace}:rl:${rule.name}` : `rl:${rule.name}`;
   redis?.on('error', onError);
   const pool = redis ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
   pool?.on('error', onError);
@@ -50,7 +53,7 @@ export function createRateLimits(options: {
     const id = `${rule.name}:${rule.points}:${rule.windowSeconds}`;
     let limiter = limiters.get(id);
     if (!limiter) {
-      const common = { keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.windowSeconds };
+      const common = { keyPrefix: keyPrefix(rule), points: rule.points, duration: rule.windowSeconds };
       limiter = redis
         ? new RateLimiterRedis({ ...common, storeClient: redis, useRedisPackage: false })
         : new RateLimiterPostgres({
