@@ -33,22 +33,20 @@ insert into stream_release_days (account_id, day, release_id, streams)
 select account_id, day, release_id, sum(streams) from stream_days where day = ?::date group by 1, 2, 3
 on conflict (account_id, day, release_id) do update set streams = excluded.streams`;
 
-/** The day's month, for the accounts that streamed that day, from the daily rollups. */
-const ROLLUP_STORE_MONTHS = `
-insert into stream_store_months (account_id, month, store_id, streams)
-select account_id, ?::date, store_id, sum(streams) from stream_store_days
+/**
+ * The day's month of one breakdown (`store_id` or `release_id`), for the accounts that streamed that
+ * day, from that breakdown's daily rollup. Parameters: month, month, month, day.
+ */
+const rollupMonths = (breakdown: 'store' | 'release') => `
+insert into stream_${breakdown}_months (account_id, month, ${breakdown}_id, streams)
+select account_id, ?::date, ${breakdown}_id, sum(streams) from stream_${breakdown}_days
 where day >= ?::date and day < (?::date + interval '1 month')::date
   and account_id in (select distinct account_id from stream_days where day = ?::date)
-group by account_id, store_id
-on conflict (account_id, month, store_id) do update set streams = excluded.streams`;
+group by account_id, ${breakdown}_id
+on conflict (account_id, month, ${breakdown}_id) do update set streams = excluded.streams`;
 
-const ROLLUP_RELEASE_MONTHS = `
-insert into stream_release_months (account_id, month, release_id, streams)
-select account_id, ?::date, release_id, sum(streams) from stream_release_days
-where day >= ?::date and day < (?::date + interval '1 month')::date
-  and account_id in (select distinct account_id from stream_days where day = ?::date)
-group by account_id, release_id
-on conflict (account_id, month, release_id) do update set streams = excluded.streams`;
+const ROLLUP_STORE_MONTHS = rollupMonths('store');
+const ROLLUP_RELEASE_MONTHS = rollupMonths('release');
 
 const RECORD = `
 insert into stream_ingestions (day, rows, ingested_at) values (?::date, ?, ?)
