@@ -141,4 +141,23 @@ describe('registry match (ACR check)', () => {
       },
     });
   });
+  it('a cached "no match" lasts until the registry grows: the next check after an addition looks again', async () => {
+    const reference = path.join(dir, 'later.wav');
+    await writeWav(reference, musicLike(83, 20));
+    const someone = await accountWithToken(app().em());
+    const excerpt = await upload(someone.token, await distortedExcerpt(reference, 'later-excerpt.mp3', 4));
+    const before = await acr(someone.token, excerpt);
+    expect(before.body).toMatchObject({ status: 'ok', matched: false, cached: false });
+    expect((await acr(someone.token, excerpt)).body).toMatchObject({ matched: false, cached: true });
+
+    const csv = path.join(dir, 'later.csv');
+    await writeFile(csv, 'title,artist,isrc,album,label,links,audio\nLater Light,Ona Reyes,,,,,later.wav\n');
+    await run(process.execPath, ['src/cli/admin.ts', 'registry:import', csv], {
+      env: { ...process.env, DATABASE_URL: app().services.config.DATABASE_URL! },
+    });
+
+    const after = await acr(someone.token, excerpt);
+    expect(after.body).toMatchObject({ matched: true, cached: false, bestMatch: { title: 'Later Light' } });
+    expect((await acr(someone.token, excerpt)).body).toEqual({ ...after.body, cached: true });
+  });
 });

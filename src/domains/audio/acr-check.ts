@@ -6,7 +6,7 @@ import type { AudioDeps } from './audio-deps.ts';
 import { saveAnalysis } from './cached-analysis.ts';
 import { type AnalysisRequest, type AnalysisStatus, MAX_ANALYSED_BYTES } from './detect-ai.ts';
 import { fingerprintAudio } from './registry/chromaprint.ts';
-import { findBestMatch } from './registry/registry.ts';
+import { findBestMatch, registryChangedAt } from './registry/registry.ts';
 import type { DspLink } from './registry/registry-recording.entity.ts';
 
 /** A match counts only above this share of the excerpt's fingerprint (the spec's 10%). */
@@ -104,8 +104,7 @@ async function check(deps: AudioDeps, accountId: string, file: StoredFile): Prom
 
 /**
  * `POST /audio/acr-check`: the caller's audio against the registry (live releases and the operator's
- * reference catalogue). No billing effect. Cached per file; a result answers for the registry as it
- * was then (docs/audio.md).
+ * reference catalogue). No billing effect. Cached per file until the registry grows (docs/audio.md).
  */
 export async function acrCheck(
   deps: AudioDeps,
@@ -117,9 +116,19 @@ export async function acrCheck(
     fieldPath: 'file_url',
   });
   const cached = await deps.em.findOne(AudioAnalysis, { file, kind: 'registry_match' });
-  if (cached) return { ...(cached.result as unknown as AcrResult), cached: true };
+  const changedAt = cached ? await registryChangedAt(deps.em) : null;
+  if (cached && (changedAt === null || cached.createdAt >= changedAt)) {
+    return { ...(cached.result as unknown as AcrResult), cached: true };
+  }
+  // Dated before the check reads the registry: a recording added meanwhile makes the result stale.
+  const checkedAt = new Date();
   const result = await check(deps, accountId, file);
-  if (result.status !== 'download_failed')
-    await saveAnalysis(deps.em, file, 'registry_match', { ...result, cached: undefined });
+  if (result.status === 'download_failed') return result;
+  const stored = { ...result, cached: undefined };
+  if (cached) {
+    await deps.em.nativeUpdate(AudioAnalysis, { id: cached.id }, { result: stored, createdAt: checkedAt });
+  } else {
+    await saveAnalysis(deps.em, file, 'registry_match', stored, checkedAt);
+  }
   return result;
 }

@@ -32,9 +32,13 @@ export async function saveAnalysis(
   file: StoredFile,
   kind: Kind,
   result: Record<string, unknown>,
+  createdAt = new Date(),
 ): Promise<void> {
   try {
-    await em.insert(AudioAnalysis, em.create(AudioAnalysis, { file, kind, result }, { persist: false }));
+    await em.insert(
+      AudioAnalysis,
+      em.create(AudioAnalysis, { file, kind, result, createdAt }, { persist: false }),
+    );
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }

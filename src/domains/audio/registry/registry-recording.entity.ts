@@ -40,7 +40,11 @@ export const RegistryRecording = defineEntity({
     durationSeconds: p.double(),
     fingerprint: p.json<number[]>(),
     lookupKeys: p.array().columnType('int4[]'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    /** Indexed: the latest addition dates the registry, which cached check results are compared with. */
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
   },
   uniques: [{ properties: ['releaseId', 'trackPosition'] }, { properties: ['source', 'externalKey'] }],
   indexes: [

@@ -56,6 +56,15 @@ export async function indexRecording(em: EntityManager, input: RecordingInput): 
   );
 }
 
+/** When the registry last grew (every change adds a row), or null while it is empty. */
+export async function registryChangedAt(em: EntityManager): Promise<Date | null> {
+  const table = em.getMetadata(RegistryRecording).tableName;
+  const [row] = await em
+    .getConnection()
+    .execute<{ changed_at: Date | null }[]>(`select max(created_at) as changed_at from ${table}`);
+  return row?.changed_at ? new Date(row.changed_at) : null;
+}
+
 export interface RegistryMatch {
   recording: RegistryRecording;
   /** Share of the excerpt's fingerprint found in the recording, 0..100. */
