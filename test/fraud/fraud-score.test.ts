@@ -160,20 +160,31 @@ describe('POST /v1/fraud/score', () => {
     expect(text).not.toContain(provenance);
   });
 
-  it('registry_match_conflict fires alone when uploaded audio matched a registered recording', async () => {
-    const account = await subject();
+  /** A checked audio file of the account, with the registry check's stored result. */
+  async function checkedAudio(accountId: string, result: Record<string, unknown>) {
     const fileId = randomUUID();
     await sql(
       `insert into stored_files (id, account_id, store, name, storage_key, size, content_type, sha256, source_sha256,
                                  source_size, origin, media, warnings, created_at)
        values (?, ?, 'audio', 'x.flac', ?, 1, 'audio/flac', ?, ?, 1, 'base64', '{}', '[]', now())`,
-      [fileId, account.accountId, `audio/${fileId}`, 'a'.repeat(64), 'a'.repeat(64)],
+      [fileId, accountId, `audio/${fileId}`, 'a'.repeat(64), 'a'.repeat(64)],
     );
     await sql(
       `insert into audio_analyses (id, file_id, kind, result, created_at) values (?, ?, 'registry_match', ?, now())`,
-      [randomUUID(), fileId, JSON.stringify({ status: 'ok', matched: true })],
+      [randomUUID(), fileId, JSON.stringify(result)],
     );
+  }
+
+  it('registry_match_conflict fires alone when uploaded audio matched a registered recording', async () => {
+    const account = await subject();
+    await checkedAudio(account.accountId, { status: 'ok', matched: true, bestMatch: { ownRelease: false } });
     await alone(account.email, 'registry_match_conflict');
+  });
+
+  it('registry_match_conflict stays off when the match is the account’s own live release', async () => {
+    const account = await subject();
+    await checkedAudio(account.accountId, { status: 'ok', matched: true, bestMatch: { ownRelease: true } });
+    expect((await triggered(account.email)).codes).toEqual([]);
   });
 
   it('high_ai_share fires alone when nearly every submitted track is AI-generated', async () => {

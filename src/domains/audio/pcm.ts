@@ -56,8 +56,16 @@ export function decodePcm(input: Readable | string, options: DecodeOptions): Pro
       input.on('error', (error) => child.kill() && reject(error));
       input.pipe(child.stdin);
     }
-    child.once('error', reject);
+    // The source is ours to close: ffmpeg may stop reading long before its end.
+    const releaseInput = () => {
+      if (typeof input !== 'string') input.destroy();
+    };
+    child.once('error', (error) => {
+      releaseInput();
+      reject(error);
+    });
     child.once('close', (code) => {
+      releaseInput();
       if (code !== 0) {
         reject(new Error(`ffmpeg could not decode the audio: ${stderr.trim() || `exit ${code}`}`));
         return;

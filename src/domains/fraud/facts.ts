@@ -55,7 +55,8 @@ select
   (select count(*) from release_tracks t where t.release_id in (select id from subs))::int as tracks,
   (select count(*) from release_tracks t where t.release_id in (select id from subs) and t.ai)::int as ai_tracks,
   (select count(*) from audio_analyses x join stored_files f on f.id = x.file_id
-     where f.account_id = a.id and x.kind = 'registry_match' and x.result->>'matched' = 'true')::int as registry,
+     where f.account_id = a.id and x.kind = 'registry_match' and x.result->>'matched' = 'true'
+       and coalesce(x.result->'bestMatch'->>'ownRelease', 'false') <> 'true')::int as registry,
   coalesce((select sum(streams) from streams where store_id is not null), 0)::float8 as recent,
   coalesce((select max(streams) from streams where store_id is not null), 0)::float8 as top_store,
   coalesce((select max(streams) from streams where day is not null), 0)::float8 as top_day,
