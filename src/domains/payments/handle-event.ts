@@ -41,12 +41,9 @@ export async function handlePaymentEvent(
     providerSessionId: String(session.id),
     provider: payments.provider,
   });
-  if (!checkout)
-    throw invalidRequest(
-      `No checkout session ${String(session.id)} was opened here.`,
-      undefined,
-      'unknown_checkout_session',
-    );
+  // Another deployment sharing the provider account opened it: acknowledged, so the provider does not
+  // retry it for days and then disable the endpoint that carries our own payments.
+  if (!checkout) return { ...base, result: 'ignored' };
   if (event.type === 'checkout.session.expired') {
     await em.nativeUpdate(CheckoutSession, { id: checkout.id, status: 'open' }, { status: 'expired' });
     return { ...base, result: 'expired' };
