@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
 import { AutoReloadSetting } from '../../src/domains/credits/auto-reload-setting.entity.ts';
 import { AUTO_RELOAD_QUEUE } from '../../src/domains/credits/auto-reload-trigger.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
 import { postLedgerEntry } from '../../src/domains/credits/post-ledger-entry.ts';
-import { AUTO_RELOAD_DAILY_CAP } from '../../src/domains/payments/auto-reload-job.ts';
+import { AUTO_RELOAD_DAILY_CAP, runAutoReload } from '../../src/domains/payments/auto-reload-job.ts';
 import type { PaymentsPort } from '../../src/domains/payments/port.ts';
 import { createSandboxPayments } from '../../src/domains/payments/sandbox-payments.ts';
 import { useTestApp } from '../support/app.ts';
@@ -161,6 +161,25 @@ describe('auto-reload', () => {
     expect(await balanceReaches(account.accountId, 17)).toBe(17);
     await settled(account.accountId);
     expect(await reloadsOf(account.accountId)).toHaveLength(1);
+  });
+
+  it('a job that finds the balance above the threshold again (a purchase came first) charges nothing', async () => {
+    const account = await accountWithToken(app().em());
+    await buyWithSavedCard(account, 20);
+    expect((await setAutoReload(account, { enabled: true, quantity: 7, threshold_credits: 15 })).status).toBe(
+      200,
+    );
+    // As a debit would have left it: the slot claimed for a job that runs late, after a purchase.
+    await app()
+      .em()
+      .nativeUpdate(AutoReloadSetting, { account: account.accountId }, { inFlightSince: new Date() });
+    const outcome = await runAutoReload(app().em().fork(), payments, account.accountId, randomUUID());
+    expect(outcome).toBe('skipped');
+    expect(await reloadsOf(account.accountId)).toHaveLength(0);
+    expect(await balanceOf(account.accountId)).toBe(20);
+    const setting = await app().em().fork().findOneOrFail(AutoReloadSetting, { account: account.accountId });
+    expect(setting.inFlightSince).toBeNull();
+    expect(setting.enabled).toBe(true);
   });
 
   it('a card that needs authentication off-session disables auto-reload with the reason', async () => {

@@ -227,6 +227,75 @@ describe('Stripe adapter against a loopback Stripe', () => {
     expect(await balanceOf(account.accountId)).toBe(4);
   });
 
+  /** An account that paid a checkout with a saved card that pays, and auto-reload on at threshold 5. */
+  async function reloadingAccount() {
+    const account = await accountWithToken(app.em());
+    const opened = await checkout(account.token, {
+      credits: 8,
+      ui_mode: 'hosted',
+      save_payment_method: true,
+    });
+    const paid = stripe.pay(opened.body.sessionId, { last4: '4242', behaviour: 'pays' });
+    expect((await deliver(event('checkout.session.completed', paid))).body.result).toBe('credited');
+    const enabled = await request(app.url, 'POST', '/v1/me/autoreload', {
+      token: account.token,
+      body: { enabled: true, package_id: 'credits_10', threshold_credits: 5 },
+    });
+    expect(enabled.status).toBe(200);
+    return account;
+  }
+
+  it('a reload charge whose answers are lost is retried with its idempotency key: charged once, credited once', async () => {
+    const account = await reloadingAccount();
+    const intentsBefore = stripe.intents.size;
+    stripe.loseIntentAnswers = 3; // the SDK's first try and its two retries: the job itself must retry
+    await app
+      .em()
+      .transactional((tem) =>
+        postLedgerEntry(tem, { accountId: account.accountId, type: 'debit', amount: -4, ref: 'test:spend' }),
+      );
+    const setting = await waitFor(
+      () => app.em().findOne(AutoReloadSetting, { account: account.accountId }),
+      (found) => found?.lastStatus != null && found.inFlightSince === null,
+      50_000,
+    );
+    expect(setting).toMatchObject({ enabled: true, lastStatus: 'succeeded' });
+    const attempts = stripe.requests.filter(
+      (r) => r.path === '/v1/payment_intents' && r.form['metadata[account_id]'] === account.accountId,
+    );
+    expect(attempts.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(attempts.map((r) => r.idempotencyKey)).size).toBe(1);
+    expect(stripe.intents.size - intentsBefore).toBe(1);
+    expect(await balanceOf(account.accountId)).toBe(14);
+  }, 60_000);
+
+  it("a reload's success event credits it once, whether or not the job did; other PaymentIntents are ignored", async () => {
+    const account = await accountWithToken(app.em());
+    const intent = (reloadId: string) => ({
+      id: `pi_${reloadId}`,
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: 1000,
+      metadata: { account_id: account.accountId, reload_id: reloadId, credits: '10' },
+    });
+    const first = await deliver(event('payment_intent.succeeded', intent('job-lost-answer')));
+    expect(first.body).toMatchObject({ result: 'credited', credits: 10 });
+    const again = await deliver(event('payment_intent.succeeded', intent('job-lost-answer')));
+    expect(again.body).toMatchObject({ result: 'duplicate' });
+    const checkoutIntent = { id: 'pi_checkout', object: 'payment_intent', status: 'succeeded', amount: 500 };
+    expect((await deliver(event('payment_intent.succeeded', checkoutIntent))).body.result).toBe('ignored');
+    const forged = {
+      ...intent('job-x'),
+      metadata: { account_id: 'not-a-uuid', reload_id: 'job-x', credits: '10' },
+    };
+    expect((await deliver(event('payment_intent.succeeded', forged))).body.result).toBe('ignored');
+    expect(await balanceOf(account.accountId)).toBe(10);
+    const ledger = await app.em().find(CreditTransaction, { account: account.accountId });
+    expect(ledger.map((t) => [t.type, t.amount, t.ref])).toEqual([
+      ['auto_reload', 10, 'autoreload:job-lost-answer'],
+    ]);
+  });
+
   it('the sandbox pages do not exist with Stripe', async () => {
     const res = await request(app.url, 'GET', '/sandbox/checkout/cs_sandbox_abcdefghijklmnop');
     expect(res.status).toBe(404);

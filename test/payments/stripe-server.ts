@@ -31,6 +31,11 @@ export class FakeStripe {
   readonly intents = new Map<string, StoredIntent>();
   /** The next create-session call fails with a 500 (the SDK retries it with the same key). */
   failNextSession = false;
+  /**
+   * The next this-many answers to create-PaymentIntent calls are lost: the call is carried out (and its
+   * answer kept for its idempotency key), then the connection closes without a reply.
+   */
+  loseIntentAnswers = 0;
   /** The next create-session call is refused with this Stripe error. */
   refuseNextSession: { type: string; message: string; param?: string } | null = null;
   private readonly replies = new Map<string, { status: number; body: unknown }>();
@@ -77,10 +82,14 @@ export class FakeStripe {
       send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
       return;
     }
+    const loseAnswer =
+      req.method === 'POST' && url.pathname === '/v1/payment_intents' && this.loseIntentAnswers > 0;
+    if (loseAnswer) this.loseIntentAnswers--;
     const replayKey = key ? `${req.method} ${url.pathname} ${key}` : null;
     const replay = replayKey ? this.replies.get(replayKey) : undefined;
     if (replay) {
-      send(replay.status, replay.body, { 'idempotent-replayed': 'true' });
+      if (loseAnswer) req.socket.destroy();
+      else send(replay.status, replay.body, { 'idempotent-replayed': 'true' });
       return;
     }
     const answer = this.route(req.method ?? '', url, form);
@@ -89,7 +98,8 @@ export class FakeStripe {
       return;
     }
     if (replayKey) this.replies.set(replayKey, answer);
-    send(answer.status, answer.body);
+    if (loseAnswer) req.socket.destroy();
+    else send(answer.status, answer.body);
   }
 
   private route(method: string, url: URL, form: Record<string, string>): { status: number; body: unknown } {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account } from '../accounts/account.entity.ts';
 import { AutoReloadSetting, type AutoReloadStatus } from '../credits/auto-reload-setting.entity.ts';
 import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
 import { SavedCard } from './entities.ts';
@@ -30,6 +31,13 @@ export async function runAutoReload(
     if (setting) await finish(em, accountId, {});
     return 'skipped';
   }
+  // The balance may have recovered since the debit that queued this job (a purchase, an earlier reload
+  // that a late job follows): a reload is only for a balance still at or below the threshold.
+  const account = await em.findOne(Account, { id: accountId }, { fields: ['creditBalance'] });
+  if (!account || account.creditBalance > setting.thresholdCredits) {
+    await finish(em, accountId, {});
+    return 'skipped';
+  }
   const [recent] = await em.execute<{ count: string }[]>(
     `select count(*) as count from payments
       where account_id = ? and kind = 'auto_reload' and created_at > now() - interval '24 hours'`,
@@ -53,11 +61,11 @@ export async function runAutoReload(
     });
     return 'failed';
   }
-  const reference = `autoreload:${jobId}`;
   const result = await payments.chargeOffSession({
     reloadId: jobId,
     accountId,
     amountCents: setting.reloadAmountCents,
+    credits: setting.reloadCredits,
     currency: 'USD',
     paymentMethodId: card.paymentMethodId,
     customerId: card.customerId ?? null,
@@ -73,23 +81,45 @@ export async function runAutoReload(
     return result.outcome;
   }
   await em.transactional(async (tem) => {
-    const fresh = await recordPayment(tem, {
+    await creditReload(tem, {
       accountId,
-      reference,
-      kind: 'auto_reload',
+      reloadId: jobId,
       credits: setting.reloadCredits,
       amountCents: setting.reloadAmountCents,
     });
-    if (fresh)
-      await postLedgerEntry(tem, {
-        accountId,
-        type: 'auto_reload',
-        amount: setting.reloadCredits,
-        ref: reference,
-      });
     await finish(tem, accountId, { lastStatus: 'succeeded', lastReason: null });
   });
   return 'succeeded';
+}
+
+/** The payment reference and ledger ref of a reload: `autoreload:<job>`. */
+export const reloadReference = (reloadId: string) => `autoreload:${reloadId}`;
+
+/**
+ * Credits a charged reload once, inside the caller's transaction: the job after its charge and the
+ * provider's success event (a backstop for a job that lost the charge's answer) both come here, and the
+ * unique payment reference lets only the first add credits. True when this call credited.
+ */
+export async function creditReload(
+  tem: EntityManager,
+  charge: { accountId: string; reloadId: string; credits: number; amountCents: number },
+): Promise<boolean> {
+  const reference = reloadReference(charge.reloadId);
+  const fresh = await recordPayment(tem, {
+    accountId: charge.accountId,
+    reference,
+    kind: 'auto_reload',
+    credits: charge.credits,
+    amountCents: charge.amountCents,
+  });
+  if (fresh)
+    await postLedgerEntry(tem, {
+      accountId: charge.accountId,
+      type: 'auto_reload',
+      amount: charge.credits,
+      ref: reference,
+    });
+  return fresh;
 }
 
 /** Records the outcome and frees the account's reload slot. */

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Stripe from 'stripe';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
+import { Account } from '../accounts/account.entity.ts';
 import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { creditReload } from './auto-reload-job.ts';
 import { CheckoutSession, Payment } from './entities.ts';
 import type { CardDetails, CompletedSession, PaymentsPort } from './port.ts';
 import { recordPayment, saveCard } from './record-payment.ts';
@@ -35,6 +37,10 @@ export async function handlePaymentEvent(
 ): Promise<EventOutcome> {
   const event = verify(payments, rawBody, signature);
   const base = { eventId: event.id, type: event.type };
+  if (event.type === 'payment_intent.succeeded') {
+    const credited = await creditReloadIntent(em, event.data.object as unknown as ReloadIntent);
+    return credited === null ? { ...base, result: 'ignored' } : { ...base, ...credited };
+  }
   if (!event.type.startsWith('checkout.session.')) return { ...base, result: 'ignored' };
   const session = event.data.object as unknown as CompletedSession;
   const checkout = await em.findOne(CheckoutSession, {
@@ -59,6 +65,33 @@ export async function handlePaymentEvent(
   const card = checkout.savePaymentMethod ? await payments.savedCardOf(session) : null;
   const credited = await creditCheckout(em, payments, checkout, card);
   return { ...base, result: credited ? 'credited' : 'duplicate', credits: checkout.credits };
+}
+
+interface ReloadIntent {
+  amount?: number;
+  metadata?: Record<string, string> | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An off-session reload the provider reports paid (its metadata names our account, job and credits, as
+ * the charge set them): credited unless the job already did. This is what credits a charge whose answer
+ * the job never received. Other PaymentIntents (checkouts have their own events) are ignored.
+ */
+async function creditReloadIntent(
+  em: EntityManager,
+  intent: ReloadIntent,
+): Promise<Pick<EventOutcome, 'result' | 'credits'> | null> {
+  const { account_id: accountId, reload_id: reloadId, credits: creditsText } = intent.metadata ?? {};
+  const credits = Number(creditsText);
+  if (!accountId || !UUID.test(accountId) || !reloadId || reloadId.length > 200) return null;
+  if (!Number.isSafeInteger(credits) || credits <= 0 || !Number.isSafeInteger(intent.amount)) return null;
+  if ((await em.count(Account, { id: accountId })) === 0) return null;
+  const credited = await em.transactional((tem) =>
+    creditReload(tem, { accountId, reloadId, credits, amountCents: intent.amount as number }),
+  );
+  return { result: credited ? 'credited' : 'duplicate', credits };
 }
 
 /** The payment reference and ledger ref of a checkout: `checkout:<session>`. */

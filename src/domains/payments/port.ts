@@ -41,6 +41,8 @@ export interface OffSessionCharge {
   reloadId: string;
   accountId: string;
   amountCents: number;
+  /** What the charge buys: carried in the provider's metadata, so its success event can credit it. */
+  credits: number;
   currency: string;
   paymentMethodId: string;
   customerId: string | null;

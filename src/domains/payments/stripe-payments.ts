@@ -128,7 +128,11 @@ export function createStripePayments(settings: StripeSettings): PaymentsPort {
             off_session: true,
             confirm: true,
             description: charge.description,
-            metadata: { account_id: charge.accountId, reload_id: charge.reloadId },
+            metadata: {
+              account_id: charge.accountId,
+              reload_id: charge.reloadId,
+              credits: String(charge.credits),
+            },
           },
           { idempotencyKey: `autoreload:${charge.reloadId}` },
         );
@@ -143,6 +147,14 @@ export function createStripePayments(settings: StripeSettings): PaymentsPort {
             ? { outcome: 'authentication_required', reason }
             : { outcome: 'declined', reason };
         }
+        // No answer, or Stripe's own trouble: the charge may have happened. The job is retried with the
+        // same idempotency key, which answers what the first attempt did instead of charging again.
+        if (
+          error instanceof Stripe.errors.StripeConnectionError ||
+          error instanceof Stripe.errors.StripeAPIError ||
+          error instanceof Stripe.errors.StripeRateLimitError
+        )
+          throw error;
         if (error instanceof Stripe.errors.StripeError)
           return { outcome: 'failed', reason: `The payment processor refused: ${error.message}` };
         throw error;
