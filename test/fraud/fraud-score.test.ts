@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { issueToken } from '../../src/domains/accounts/issue-token.ts';
 import { consumeFraudAllowance } from '../../src/domains/fraud/allowance.ts';
 import { FRAUD_RULES, MAX_SCORE } from '../../src/domains/fraud/rules.ts';
 import { createRateLimits } from '../../src/platform/rate-limit/index.ts';
@@ -303,6 +304,24 @@ describe('POST /v1/fraud/score', () => {
     expect(
       (await request(app().url, 'POST', '/v1/fraud/score', { body: { email: target.email } })).status,
     ).toBe(401);
+  });
+
+  it('svc:fraud is honoured on personal access tokens only: a verified-email or agent sign-in token carrying it is refused', async () => {
+    const target = await subject();
+    const holder = await accountWithToken(em());
+    for (const kind of ['verified_email', 'agent_login'] as const) {
+      const issued = await issueToken(em(), {
+        accountId: holder.accountId,
+        name: `${kind} token`,
+        scopes: ['svc:mcp', 'svc:fraud'],
+        expires: 'none',
+        kind,
+      });
+      const refused = await score(target.email, issued.token);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ type: 'permission_error' });
+      expect((await request(app().url, 'GET', '/v1/me', { token: issued.token })).status).toBe(200);
+    }
   });
 
   it('404 when no account has the email; 400 for a malformed one', async () => {

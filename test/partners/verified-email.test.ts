@@ -42,6 +42,7 @@ describe('verified-email flow over SMTP (smtp-server + mailparser on loopback)',
     expect(mail.text).toContain(code);
     expect(mail.html).toContain(code);
     expect(mail.text).toContain(clientName);
+    expect(mail.text).toContain('quote and submit');
     return code!;
   }
 
@@ -263,6 +264,24 @@ describe('verified-email flow over SMTP (smtp-server + mailparser on loopback)',
   it('has no /dev/outbox when mail goes out over SMTP', async () => {
     expect(app.services.mailer.kind).toBe('smtp');
     expect((await request(app.url, 'GET', '/dev/outbox')).status).toBe(404);
+  });
+
+  it('svc:fraud cannot be asked for by email (PATs only); an unknown scope is refused too', async () => {
+    const fraud = await request(app.url, 'POST', CHALLENGE, {
+      body: { email: 'scopes@example.com', scopes: ['svc:mcp', 'svc:fraud'] },
+    });
+    expect(fraud.status).toBe(400);
+    expect(fraud.body).toMatchObject({ code: 'invalid_scope' });
+    expect(fraud.body.message).toContain('personal access tokens');
+    const unknown = await request(app.url, 'POST', CHALLENGE, {
+      body: { email: 'scopes@example.com', scopes: ['svc:admin'] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('Unknown scope(s): svc:admin');
+    const plain = await request(app.url, 'POST', CHALLENGE, {
+      body: { email: 'scopes@example.com', scopes: ['svc:mcp'] },
+    });
+    expect(plain.status).toBe(200);
   });
 
   it('rate limits challenges per email with 429 and Retry-After', async () => {

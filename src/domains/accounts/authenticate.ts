@@ -3,7 +3,7 @@ import { constantTimeEqual } from '../../platform/crypto.ts';
 import { unauthenticated } from '../../platform/errors.ts';
 import { AccessToken } from './access-token.entity.ts';
 import type { Principal } from './principal.ts';
-import { isScope, type Scope } from './scopes.ts';
+import { honouredScopes } from './scopes.ts';
 
 /** last_used_at is a day-level fact for people; writing it on every request would cost a write per call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -31,7 +31,7 @@ export async function verifyTokenHash(
   return {
     principal: {
       accountId: record.account.id,
-      scopes: new Set(record.scopes.filter(isScope) as Scope[]),
+      scopes: honouredScopes(record.kind, record.scopes),
       tokenId: record.id,
       tokenKind: record.kind,
       audience: record.audience ?? null,

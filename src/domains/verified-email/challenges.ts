@@ -8,7 +8,7 @@ import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { normaliseEmail } from '../accounts/create-account.ts';
 import { type BearerToken, issueBearerToken } from '../accounts/issue-token.ts';
-import { DEFAULT_SCOPES, isScope, type Scope } from '../accounts/scopes.ts';
+import { DEFAULT_SCOPES, isScope, PAT_ONLY_SCOPES, SCOPES, type Scope } from '../accounts/scopes.ts';
 import type { Clock } from '../delivery/clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { codeMail } from './code-mail.ts';
@@ -55,13 +55,19 @@ export const codeKey = (secretKey: Uint8Array) =>
 const codeHash = (key: Buffer, challengeId: string, code: string) =>
   createHmac('sha256', key).update(`${challengeId}:${code}`).digest('hex');
 
+/** What a verified-email token may carry: the scopes not kept for PATs. */
+const CLAIMABLE_SCOPES = SCOPES.filter((scope) => !PAT_ONLY_SCOPES.includes(scope));
+
 function checkScopes(scopes: readonly string[] | null | undefined): Scope[] {
   if (!scopes || scopes.length === 0) return DEFAULT_SCOPES;
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) {
+  const refused = scopes.filter((scope) => !(CLAIMABLE_SCOPES as readonly string[]).includes(scope));
+  if (refused.length > 0) {
+    const pat = refused.filter((scope) => isScope(scope));
     throw invalidRequest(
-      `Unknown scope(s): ${unknown.join(', ')}. Known: svc:mcp, svc:fraud.`,
-      [{ path: 'scopes', message: 'unknown scope' }],
+      pat.length > 0
+        ? `${pat.join(', ')} is granted only to personal access tokens, which the account holder creates in developer settings (/settings). Ask for svc:mcp, or leave scopes out.`
+        : `Unknown scope(s): ${refused.join(', ')}. A verified-email token carries svc:mcp.`,
+      [{ path: 'scopes', message: pat.length > 0 ? 'not grantable by email' : 'unknown scope' }],
       'invalid_scope',
     );
   }

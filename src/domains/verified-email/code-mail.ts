@@ -11,6 +11,8 @@ export function codeMail(input: { to: string; code: string; clientName: string; 
   const { code, clientName, minutes } = input;
   const text = [
     `${clientName} asked for access to your Tributary account.`,
+    'With the code it can use the agent interface as you: upload audio, keep drafts, and quote and submit',
+    'releases (submitting spends your credits).',
     '',
     `Your code: ${code}`,
     '',
@@ -19,6 +21,7 @@ export function codeMail(input: { to: string; code: string; clientName: string; 
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif">
 <p>${escapeHtml(clientName)} asked for access to your Tributary account.</p>
+<p>With the code it can use the agent interface as you: upload audio, keep drafts, and quote and submit releases (submitting spends your credits).</p>
 <p style="font-size:1.5em;letter-spacing:0.2em"><strong>${code}</strong></p>
 <p>It works once, for ${minutes} minutes. If you did not ask for it, ignore this mail: nothing happens without the code. You can revoke the access later in developer settings (tokens).</p>
 </body></html>`;
