@@ -224,5 +224,30 @@ describe('AI detection through the API', () => {
     });
     const saved = await app().em().findOneOrFail(Release, { id: releaseId });
     expect(saved.payload.tracks.map((t) => t.contains_ai)).toEqual([undefined, true]);
+
+    // The draft named by its conversation instead of its id.
+    const conversationId = `chat-${releaseId}`;
+    const chatDraft = await request(app().url, 'POST', '/v1/drafts', {
+      token: account.token,
+      body: {
+        conversation_id: conversationId,
+        release: { title: 'Chat' },
+        tracks: [{ title: 'A' }, { title: 'B' }],
+      },
+    });
+    expect(chatDraft.status).toBe(200);
+    const byConversation = await request(app().url, 'POST', '/v1/audio/ai-detection', {
+      token: account.token,
+      body: { file_url: aiUrl, conversation_id: conversationId, track_index: 0 },
+    });
+    expect(byConversation.status).toBe(200);
+    const chatSaved = await app().em().fork().findOneOrFail(Release, { id: chatDraft.body.releaseId });
+    expect(chatSaved.payload.tracks.map((t) => t.contains_ai)).toEqual([true, undefined]);
+    const unknownChat = await request(app().url, 'POST', '/v1/audio/ai-detection', {
+      token: account.token,
+      body: { file_url: aiUrl, conversation_id: 'no-such-chat', track_index: 0 },
+    });
+    expect(unknownChat.status).toBe(404);
+    expect(unknownChat.body.message).toContain('conversation_id');
   });
 });

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalidRequest } from '../../platform/errors.ts';
+import { invalidRequest, notFound } from '../../platform/errors.ts';
 import type { AudioDeps } from '../audio/audio-deps.ts';
 import { type AiDetectionResult, type AnalysisRequest, aiDetectionOf } from '../audio/detect-ai.ts';
 import { findOwnedFile } from '../uploads/find-file.ts';
 import { findOwnedRelease } from './find-release.ts';
-import type { Release } from './release.entity.ts';
+import { Release } from './release.entity.ts';
 import { isAiDeclared } from './rules/engine/index.ts';
 
 function draftTrackIndex(release: Release, index: number): number {
@@ -30,10 +30,24 @@ async function markDraftTrackAi(em: EntityManager, accountId: string, releaseId:
   };
 }
 
+/** The draft a detection names: by `release_id`, else the caller's draft of `conversation_id`. */
+async function namedRelease(em: EntityManager, accountId: string, request: AnalysisRequest) {
+  if (request.releaseId) return findOwnedRelease(em, accountId, request.releaseId);
+  if (!request.conversationId) return null;
+  const release = await em.findOne(Release, { account: accountId, conversationId: request.conversationId });
+  if (!release) {
+    throw notFound(
+      `No draft of yours has conversation_id ${JSON.stringify(request.conversationId)}; save one with POST /v1/drafts first, or send release_id.`,
+      'release_not_found',
+    );
+  }
+  return release;
+}
+
 /**
  * `POST /audio/ai-detection`: the caller's audio file through the same classifier billing uses.
- * With `release_id` and `track_index`, a detected AI track of that draft is marked AI (a track the
- * user marked AI stays AI; a submitted release is not changed).
+ * With `track_index` and the draft (`release_id`, or `conversation_id`), a detected AI track of that
+ * draft is marked AI (a track the user marked AI stays AI; a submitted release is not changed).
  */
 export async function detectAudioAi(
   deps: AudioDeps,
@@ -45,19 +59,16 @@ export async function detectAudioAi(
     fieldPath: 'file_url',
   });
   const index = request.trackIndex ?? null;
-  if (index !== null && !request.releaseId) {
-    throw invalidRequest('track_index needs release_id.', [
-      { path: 'release_id', message: 'required with track_index' },
+  if (index !== null && !request.releaseId && !request.conversationId) {
+    throw invalidRequest('track_index needs release_id or conversation_id: the draft whose track it is.', [
+      { path: 'release_id', message: 'required with track_index (or conversation_id)' },
     ]);
   }
-  if (request.releaseId) {
-    const release = await findOwnedRelease(deps.em, accountId, request.releaseId);
-    if (index !== null && release.status === 'draft') draftTrackIndex(release, index);
-  }
+  const release = await namedRelease(deps.em, accountId, request);
+  if (release && index !== null && release.status === 'draft') draftTrackIndex(release, index);
   const result = await aiDetectionOf(deps, file);
-  if (result.status === 'ok' && result.containsAi && index !== null && request.releaseId) {
-    const releaseId = request.releaseId;
-    await deps.em.transactional((em) => markDraftTrackAi(em, accountId, releaseId, index));
+  if (result.status === 'ok' && result.containsAi && index !== null && release) {
+    await deps.em.transactional((em) => markDraftTrackAi(em, accountId, release.id, index));
   }
   return result;
 }
