@@ -84,16 +84,16 @@ function useMetrics(app: AppServices): Plugin {
     const res = responseOf(args.contextValue);
     if (!res) return;
     const operation = getOperationAST(args.document, args.operationName ?? undefined);
-    res.locals.graphqlOperation = operation?.name?.value ?? 'anonymous';
+    // Only a signed-in caller's valid document may name a series of its own: otherwise anyone could
+    // spend the bounded set of names (and make their labels permanent) with junk names.
+    const signedIn = (args.contextValue as Partial<Context>).principal != null;
+    res.locals.graphqlOperation = signedIn ? (operation?.name?.value ?? 'anonymous') : 'anonymous';
   };
   return {
-    // At validation already, so a document that fails it is counted under its name too.
-    onValidate: ({ context, params }) => {
+    // A document that fails validation is counted as `anonymous`, whatever name it gives itself.
+    onValidate: ({ context }) => {
       const res = responseOf(context);
-      if (!res) return;
-      const requested = (context as { params?: { operationName?: string | null } }).params?.operationName;
-      const operation = getOperationAST(params.documentAST, requested ?? undefined);
-      res.locals.graphqlOperation = operation?.name?.value ?? 'anonymous';
+      if (res) res.locals.graphqlOperation = 'anonymous';
     },
     onExecute: name,
     onSubscribe: name,

@@ -45,6 +45,8 @@ describe('GET /metrics after a walk through the API', () => {
       (await rpc(server.url, account.token, { name: 'no_such_tool', arguments: {} })).body.error,
     ).toBeDefined();
     expect((await graphql(server.url, 'query Broken { nope }', {}, account.token)).body.errors).toBeDefined();
+    // Names a stranger sends do not earn a series: counted as anonymous.
+    expect((await graphql(server.url, 'query StrangerJunk { __typename }', {})).body.errors).toBeUndefined();
 
     // A submission: events through the relay, webhook deliveries, and delivery steps (pg-boss jobs).
     const assets = await uploadAssets(server.url, account);
@@ -82,8 +84,10 @@ describe('GET /metrics after a walk through the API', () => {
     expect(value(requests, { surface: 'rest', operation: 'submitRelease', outcome: 'ok' })).toBe(1);
     expect(value(requests, { surface: 'rest', operation: 'unknown', outcome: 'error' })).toBe(1);
     expect(value(requests, { surface: 'graphql', operation: 'Profile', outcome: 'ok' })).toBe(1);
-    expect(value(requests, { surface: 'graphql', operation: 'anonymous', outcome: 'ok' })).toBe(1);
-    expect(value(requests, { surface: 'graphql', operation: 'Broken', outcome: 'error' })).toBe(1);
+    expect(value(requests, { surface: 'graphql', operation: 'anonymous', outcome: 'ok' })).toBe(2); // + StrangerJunk
+    expect(value(requests, { surface: 'graphql', operation: 'Broken', outcome: 'error' })).toBeUndefined();
+    expect(value(requests, { surface: 'graphql', operation: 'anonymous', outcome: 'error' })).toBe(1);
+    expect(value(requests, { surface: 'graphql', operation: 'StrangerJunk', outcome: 'ok' })).toBeUndefined();
     expect(value(`${duration}_count`, { surface: 'graphql', operation: 'Profile' })).toBe(1);
     expect(value(requests, { surface: 'agent_tool', operation: 'get_credits', outcome: 'ok' })).toBe(1);
     expect(value(requests, { surface: 'agent_tool', operation: 'unknown', outcome: 'error' })).toBe(1);
