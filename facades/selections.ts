@@ -182,3 +182,27 @@ export const AUTO_RELOAD_FIELDS = /* GraphQL */ `
   enabled configured thresholdCredits packageId reloadCredits reloadAmountCents
   card { brand last4 expMonth expYear } lastStatus lastReason lastTriggeredAt
 `;
+
+export const AI_DETECTION_FIELDS = /* GraphQL */ `
+  status containsAi aiScore predictedModel predictedModelScore provider model message cached
+`;
+
+export const ACR_FIELDS = /* GraphQL */ `
+  status matched
+  bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
+  provider model message cached
+`;
+
+/** The partner sign-in arguments shared by account creation and authorization (REST and agent). */
+export const PARTNER_CLIENT_PARAMETERS = /* GraphQL */ `$email: String!, $password: String!, $clientId: String!,
+  $redirectUri: String!, $codeChallenge: String, $codeChallengeMethod: String, $scope: String, $provenance: String`;
+export const PARTNER_CLIENT_ARGUMENTS = /* GraphQL */ `email: $email, password: $password, clientId: $clientId,
+  redirectUri: $redirectUri, codeChallenge: $codeChallenge, codeChallengeMethod: $codeChallengeMethod,
+  scope: $scope, provenance: $provenance`;
+
+/** The partner answer in the spec's names (userId, email, authorization_code) and the rest snake_case. */
+export const PARTNER_AUTHORIZATION_FIELDS =
+  'userId email authorization_code: authorizationCode expires_in: expiresIn redirect_uri: redirectUri scope provenance';
+
+export const ISSUED_TOKEN_FIELDS =
+  'access_token: accessToken token_type: tokenType scope expires_at: expiresAt';

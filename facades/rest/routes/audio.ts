@@ -1,11 +1,5 @@
+import { ACR_FIELDS, AI_DETECTION_FIELDS } from '../../selections.ts';
 import { bodyField, type RestRoute } from '../route.ts';
-
-const AI_DETECTION_FIELDS =
-  'status containsAi aiScore predictedModel predictedModelScore provider model message cached';
-
-const ACR_FIELDS = `status matched
-  bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
-  provider model message cached`;
 
 const analysisVariables = {
   fileUrl: bodyField('file_url'),

@@ -1,10 +1,12 @@
+import {
+  ISSUED_TOKEN_FIELDS,
+  PARTNER_AUTHORIZATION_FIELDS,
+  PARTNER_CLIENT_ARGUMENTS,
+  PARTNER_CLIENT_PARAMETERS,
+} from '../../selections.ts';
 import { bodyField, type RestRoute } from '../route.ts';
 
 const TAG = 'Authentication';
-
-/** The partner answer in the spec's names (userId, email, authorization_code) and the rest snake_case. */
-export const PARTNER_AUTHORIZATION_FIELDS =
-  'userId email authorization_code: authorizationCode expires_in: expiresIn redirect_uri: redirectUri scope provenance';
 
 const CLIENT_VARIABLES = {
   email: bodyField('email'),
@@ -17,11 +19,6 @@ const CLIENT_VARIABLES = {
   provenance: bodyField('provenance'),
 };
 
-const CLIENT_PARAMETERS = `$email: String!, $password: String!, $clientId: String!, $redirectUri: String!,
-  $codeChallenge: String, $codeChallengeMethod: String, $scope: String, $provenance: String`;
-const CLIENT_ARGUMENTS = `email: $email, password: $password, clientId: $clientId, redirectUri: $redirectUri,
-  codeChallenge: $codeChallenge, codeChallengeMethod: $codeChallengeMethod, scope: $scope, provenance: $provenance`;
-
 export const partnerRoutes: RestRoute[] = [
   {
     operationId: 'createPartnerAccount',
@@ -30,8 +27,8 @@ export const partnerRoutes: RestRoute[] = [
     summary: 'Partners: create an account (PKCE S256 required); 201 with a one-shot authorization code',
     tag: TAG,
     auth: 'public',
-    document: `mutation CreatePartnerAccount(${CLIENT_PARAMETERS}, $firstName: String, $lastName: String) {
-      created: createPartnerAccount(${CLIENT_ARGUMENTS}, firstName: $firstName, lastName: $lastName) {
+    document: `mutation CreatePartnerAccount(${PARTNER_CLIENT_PARAMETERS}, $firstName: String, $lastName: String) {
+      created: createPartnerAccount(${PARTNER_CLIENT_ARGUMENTS}, firstName: $firstName, lastName: $lastName) {
         ${PARTNER_AUTHORIZATION_FIELDS} } }`,
     variables: {
       ...CLIENT_VARIABLES,
@@ -48,17 +45,14 @@ export const partnerRoutes: RestRoute[] = [
     summary: 'Partners: authorize an existing account by password; 200 with a one-shot authorization code',
     tag: TAG,
     auth: 'public',
-    document: `mutation AuthorizePartnerAccount(${CLIENT_PARAMETERS}) {
-      authorized: authorizePartnerAccount(${CLIENT_ARGUMENTS}) { ${PARTNER_AUTHORIZATION_FIELDS} } }`,
+    document: `mutation AuthorizePartnerAccount(${PARTNER_CLIENT_PARAMETERS}) {
+      authorized: authorizePartnerAccount(${PARTNER_CLIENT_ARGUMENTS}) { ${PARTNER_AUTHORIZATION_FIELDS} } }`,
     variables: CLIENT_VARIABLES,
     select: 'authorized',
   },
 ];
 
 /** The issued-token answer in OAuth's names. */
-export const ISSUED_TOKEN_FIELDS =
-  'access_token: accessToken token_type: tokenType scope expires_at: expiresAt';
-
 export const verifiedEmailRoutes: RestRoute[] = [
   {
     operationId: 'requestVerifiedEmailChallenge',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACR_FIELDS, AI_DETECTION_FIELDS } from '../../selections.ts';
 import { defineTool, type ToolAnnotations, type ToolRow } from '../tool.ts';
 
 const ANALYSES: ToolAnnotations = {
@@ -50,12 +51,12 @@ export const audioTools: ToolRow[] = [
     name: 'detect_audio_ai',
     title: 'Detect AI-generated audio',
     description:
-      'Whether one of your audio files is AI-generated: the same classifier that decides billing (2 credits per ' +
-      'AI track, 1 per human track). With releaseId and trackIndex, a detected AI track of that draft is ' +
-      'marked AI. Cached per file.',
+      'Whether one of your audio files is AI-generated: the same classifier that decides billing (an AI ' +
+      'track is billed at the AI rate of get_pricing). With trackIndex and the draft (releaseId, or ' +
+      'conversationId), a detected AI track of that draft is marked AI. Cached per file.',
     operation: 'AgentDetectAudioAi',
     field: 'detectAudioAi',
-    selection: 'status containsAi aiScore predictedModel predictedModelScore provider model message cached',
+    selection: AI_DETECTION_FIELDS,
   }),
   analysisTool({
     name: 'detect_audio_pex_search_acr',
@@ -66,9 +67,7 @@ export const audioTools: ToolRow[] = [
       'and store links. Your own live releases are reported as your own. Optional; no billing effect.',
     operation: 'AgentAcrCheck',
     field: 'acrCheck',
-    selection: `status matched
-        bestMatch { title artist isrc albumName label queryMatchPercentage confidence dspLinks { name url } ownRelease releaseId }
-        provider model message cached`,
+    selection: ACR_FIELDS,
     aliases: ['acr_check', 'registry_match'],
   }),
 ];

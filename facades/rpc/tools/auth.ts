@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ISSUED_TOKEN_FIELDS, PARTNER_AUTHORIZATION_FIELDS } from '../../rest/routes/partners.ts';
+import {
+  ISSUED_TOKEN_FIELDS,
+  PARTNER_AUTHORIZATION_FIELDS,
+  PARTNER_CLIENT_ARGUMENTS,
+  PARTNER_CLIENT_PARAMETERS,
+} from '../../selections.ts';
 import { defineTool, type ToolAnnotations, type ToolRow } from '../tool.ts';
 
 /** Creates an account or a code: not read-only, not idempotent, nothing outside Tributary. */
@@ -33,11 +38,6 @@ const clientVariables = (args: ClientArgs) => ({
   scope: args.scope ?? null,
   provenance: args.provenance ?? null,
 });
-
-const CLIENT_PARAMETERS = `$email: String!, $password: String!, $clientId: String!, $redirectUri: String!,
-  $codeChallenge: String, $codeChallengeMethod: String, $scope: String, $provenance: String`;
-const CLIENT_ARGUMENTS = `email: $email, password: $password, clientId: $clientId, redirectUri: $redirectUri,
-  codeChallenge: $codeChallenge, codeChallengeMethod: $codeChallengeMethod, scope: $scope, provenance: $provenance`;
 
 /** Tools that run without a token: they are how an agent gets one. */
 export const authTools: ToolRow[] = [
@@ -77,8 +77,8 @@ export const authTools: ToolRow[] = [
       last_name: z.string().max(200).optional().describe('Family name.'),
     }),
     document: /* GraphQL */ `
-      mutation AgentCreateAccount(${CLIENT_PARAMETERS}, $firstName: String, $lastName: String) {
-        created: createPartnerAccount(${CLIENT_ARGUMENTS}, firstName: $firstName, lastName: $lastName) {
+      mutation AgentCreateAccount(${PARTNER_CLIENT_PARAMETERS}, $firstName: String, $lastName: String) {
+        created: createPartnerAccount(${PARTNER_CLIENT_ARGUMENTS}, firstName: $firstName, lastName: $lastName) {
           ${PARTNER_AUTHORIZATION_FIELDS}
         }
       }
@@ -101,8 +101,8 @@ export const authTools: ToolRow[] = [
     annotations: WRITES,
     args: z.object(clientArgs),
     document: /* GraphQL */ `
-      mutation AgentPasswordAuthorize(${CLIENT_PARAMETERS}) {
-        authorized: authorizePartnerAccount(${CLIENT_ARGUMENTS}) { ${PARTNER_AUTHORIZATION_FIELDS} }
+      mutation AgentPasswordAuthorize(${PARTNER_CLIENT_PARAMETERS}) {
+        authorized: authorizePartnerAccount(${PARTNER_CLIENT_ARGUMENTS}) { ${PARTNER_AUTHORIZATION_FIELDS} }
       }
     `,
     variables: clientVariables,
