@@ -1,3 +1,4 @@
+import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
 import { type CheckoutView, createCheckout } from '../../src/domains/payments/create-checkout.ts';
 import { CHECKOUT_UI_MODES } from '../../src/domains/payments/entities.ts';
 import { builder, MCP } from '../builder.ts';
@@ -89,20 +90,29 @@ builder.mutationField('createCreditCheckout', (t) =>
         validate: { maxLength: 100 },
       }),
     },
-    resolve: (_root, args, context) =>
-      createCheckout(
+    resolve: async (_root, args, context) => {
+      const principal = requirePrincipal(context);
+      const provenance = await attributedProvenance(context.em, {
+        token: principal.provenance,
+        sent: args.provenance,
+        sentAs: context.channel === 'agent_tool' ? 'argument' : 'header',
+        origin: context.client.origin,
+        referer: context.client.referer,
+      });
+      return createCheckout(
         context.em,
         context.app.payments,
         context.app.config.PUBLIC_URL,
-        requirePrincipal(context).accountId,
+        principal.accountId,
         {
           credits: args.credits ?? null,
           packageId: args.packageId ?? null,
           savePaymentMethod: args.savePaymentMethod ?? false,
           uiMode: args.uiMode ?? 'embedded',
           successPath: args.successPath ?? null,
-          provenance: args.provenance ?? null,
+          provenance,
         },
-      ),
+      );
+    },
   }),
 );

@@ -1,4 +1,4 @@
-import { releaseProvenance } from '../../src/domains/partners/provenance.ts';
+import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
 import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-submit-allowance.ts';
 import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
 import {
@@ -94,7 +94,7 @@ async function submit(
     await consumeAgentSubmitAllowance(context.em, context.app.rateLimits, accountId);
   return submitRelease(context.em, accountId, input, {
     idempotencyKey: options.idempotencyKey ?? null,
-    provenance: await releaseProvenance(context.em, {
+    provenance: await attributedProvenance(context.em, {
       token: principal.provenance,
       sent: options.provenance,
       sentAs: context.channel === 'agent_tool' ? 'argument' : 'header',

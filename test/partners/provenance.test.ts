@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_AUTHORIZATION_CODES } from '../../src/domains/partners/authorization-codes.ts';
 import { createPartner } from '../../src/domains/partners/manage-partners.ts';
 import { createPartnerAccount, PARTNER_CALLS_PER_CLIENT } from '../../src/domains/partners/provision.ts';
+import { CheckoutSession } from '../../src/domains/payments/entities.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
@@ -65,6 +66,27 @@ describe('release provenance rules (never the price)', () => {
 
     const unknownHost = await submitWith({ headers: { referer: 'https://elsewhere.example/' } });
     expect(unknownHost.provenance).toBe('MCP');
+  });
+
+  it('a credit purchase is attributed by the same rules as a release', async () => {
+    await createPartner(app().em(), { name: 'Shop Partner', redirectUri: 'https://shop.partner.example/cb' });
+    const account = await accountWithToken(app().em());
+    const open = async (headers: Record<string, string>) => {
+      const opened = await request(app().url, 'POST', '/v1/credits/checkout', {
+        token: account.token,
+        headers,
+        body: { credits: 5, ui_mode: 'hosted' },
+      });
+      expect(opened.status).toBe(200);
+      const row = await app()
+        .em()
+        .fork()
+        .findOneOrFail(CheckoutSession, { providerSessionId: opened.body.sessionId });
+      return row.provenance;
+    };
+    expect(await open({})).toBe('MCP');
+    expect(await open({ 'x-svc-provenance': 'SHOP_HEADER' })).toBe('SHOP_HEADER');
+    expect(await open({ origin: 'https://shop.partner.example' })).toBe('SHOP_PARTNER');
   });
 
   it('limits partner calls per client_id whatever the address', async () => {

@@ -21,10 +21,11 @@ const hostOf = (value: string | null) => {
 };
 
 /**
- * The release's provenance (docs/partners.md): a partner's token, else X-Svc-Provenance, else a partner
- * host in Origin or Referer, else the tool's `provenance` argument, else MCP. It never changes the price.
+ * What a release or a credit purchase is attributed to (docs/partners.md): a partner's token, else
+ * X-Svc-Provenance, else a partner host in Origin or Referer, else the tool's `provenance` argument,
+ * else MCP. It never changes the price.
  */
-export async function releaseProvenance(em: EntityManager, sources: ProvenanceSources): Promise<string> {
+export async function attributedProvenance(em: EntityManager, sources: ProvenanceSources): Promise<string> {
   if (sources.token) return sources.token;
   const sent = sources.sent?.trim() || null;
   if (sent && sources.sentAs === 'header') return sent;
