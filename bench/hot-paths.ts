@@ -9,7 +9,8 @@
  * status operation run as the GraphQL core runs it (authenticate, runOperation, serialise the answer)
  * against the REST route's and the agent tool's whole handling of the same call (reading the variables
  * from the request, or dispatching the JSON-RPC message, then the same operation and serialisation).
- * Target: REST and agent ≤ 10% apart from GraphQL in-process.
+ * Target: REST and agent ≤ 10% apart from GraphQL in-process. The agent's answer carries the value's JSON
+ * text a second time, as an escaped string: that escape is measured alone beside them.
  */
 
 import type { Request } from 'express';
@@ -91,6 +92,13 @@ try {
     resources: compileResources(agentResources),
   });
   const toolMessage = JSON.parse(toolBody) as object;
+  const sample = await rpc.receive(toolMessage as never, {
+    principal: await authenticate(services, account.token),
+    requestId: 'bench',
+  });
+  // The JSON text of the tool's value, which the protocol carries again as a string (escaped).
+  if (!sample || sample.error) throw new Error(`tools/call failed: ${JSON.stringify(sample)}`);
+  const answerText = (sample.result as { content: { text: string }[] }).content[0]!.text;
   const inProcessCalls: Record<string, () => Promise<void>> = {
     'GraphQL core (runOperation)': async () => {
       const principal = await authenticate(services, account.token);
@@ -120,6 +128,9 @@ try {
         throw new Error(JSON.stringify(answer));
       }
       stringifyAnswer(answer);
+    },
+    'escaping the answer text alone (the protocol’s copy)': async () => {
+      JSON.stringify(answerText);
     },
   };
 
@@ -176,11 +187,23 @@ try {
   const rows = await measureInterleaved(inProcessCalls, SECONDS);
   console.log(`\n-- the same status call in-process, ${SECONDS}s each, median of 7 interleaved rounds --`);
   printTable(rows);
-  const [core, restFacade, agentFacade] = rows as [Measurement, Measurement, Measurement];
+  const [core, restFacade, agentFacade, textEscape] = rows as [
+    Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
+  ];
   const apart = (m: Measurement) =>
     `${((1 - m.requestsPerSecond / core.requestsPerSecond) * 100).toFixed(1)}%`;
   console.log(
     `facade cost over the GraphQL core: REST ${apart(restFacade)}, agent tool ${apart(agentFacade)} (target ≤ 10%)`,
+  );
+  const micros = (m: Measurement) => 1e6 / m.requestsPerSecond;
+  console.log(
+    `per call: core ${micros(core).toFixed(1)} µs, agent ${micros(agentFacade).toFixed(1)} µs; of the agent's ` +
+      `${(micros(agentFacade) - micros(core)).toFixed(1)} µs more, escaping the ${answerText.length}-character ` +
+      `answer text into content[0].text (required by the interface) takes ${micros(textEscape).toFixed(1)} µs ` +
+      `(${((micros(textEscape) / micros(core)) * 100).toFixed(0)}% of the core call)`,
   );
 } finally {
   await bare.stop();
