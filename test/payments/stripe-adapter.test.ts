@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
 import { waitFor } from '../support/wait.ts';
-import { FakeStripe } from './stripe-server.ts';
+import { type CardBehaviour, FakeStripe } from './stripe-server.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_tributary';
 const stripe = new FakeStripe();
@@ -186,21 +186,26 @@ describe('Stripe adapter against a loopback Stripe', () => {
     expect(await balanceOf(account.accountId)).toBe(0);
   });
 
-  it('off-session reload: a PaymentIntent off_session+confirm; a card needing authentication disables auto-reload with the reason', async () => {
+  /**
+   * An account that paid a checkout with a saved card, auto-reload on at threshold 5 (a 10-credit bundle),
+   * then spent 4 of its 8 credits: the debit that queues a reload. Answers the settled reload settings.
+   */
+  async function reloadAfterSpending(card: { last4: string; behaviour: CardBehaviour }, before = () => {}) {
     const account = await accountWithToken(app.em());
     const opened = await checkout(account.token, {
       credits: 8,
       ui_mode: 'hosted',
       save_payment_method: true,
     });
-    const paid = stripe.pay(opened.body.sessionId, { last4: '3184', behaviour: 'authentication_required' });
+    const paid = stripe.pay(opened.body.sessionId, card);
     expect((await deliver(event('checkout.session.completed', paid))).body.result).toBe('credited');
     const enabled = await request(app.url, 'POST', '/v1/me/autoreload', {
       token: account.token,
       body: { enabled: true, package_id: 'credits_10', threshold_credits: 5 },
     });
     expect(enabled.status).toBe(200);
-    expect(enabled.body.card).toMatchObject({ brand: 'visa', last4: '3184' });
+    expect(enabled.body.card).toMatchObject({ brand: 'visa', last4: card.last4 });
+    before();
     await app
       .em()
       .transactional((tem) =>
@@ -209,7 +214,16 @@ describe('Stripe adapter against a loopback Stripe', () => {
     const setting = await waitFor(
       () => app.em().findOne(AutoReloadSetting, { account: account.accountId }),
       (found) => found?.lastStatus != null && found.inFlightSince === null,
+      50_000,
     );
+    return { account, setting };
+  }
+
+  it('off-session reload: a PaymentIntent off_session+confirm; a card needing authentication disables auto-reload with the reason', async () => {
+    const { account, setting } = await reloadAfterSpending({
+      last4: '3184',
+      behaviour: 'authentication_required',
+    });
     expect(setting).toMatchObject({ enabled: false, lastStatus: 'authentication_required' });
     expect(setting?.lastReason).toContain('requires authentication');
     const charge = stripe.requests
@@ -227,38 +241,13 @@ describe('Stripe adapter against a loopback Stripe', () => {
     expect(await balanceOf(account.accountId)).toBe(4);
   });
 
-  /** An account that paid a checkout with a saved card that pays, and auto-reload on at threshold 5. */
-  async function reloadingAccount() {
-    const account = await accountWithToken(app.em());
-    const opened = await checkout(account.token, {
-      credits: 8,
-      ui_mode: 'hosted',
-      save_payment_method: true,
-    });
-    const paid = stripe.pay(opened.body.sessionId, { last4: '4242', behaviour: 'pays' });
-    expect((await deliver(event('checkout.session.completed', paid))).body.result).toBe('credited');
-    const enabled = await request(app.url, 'POST', '/v1/me/autoreload', {
-      token: account.token,
-      body: { enabled: true, package_id: 'credits_10', threshold_credits: 5 },
-    });
-    expect(enabled.status).toBe(200);
-    return account;
-  }
-
   it('a reload charge whose answers are lost is retried with its idempotency key: charged once, credited once', async () => {
-    const account = await reloadingAccount();
-    const intentsBefore = stripe.intents.size;
-    stripe.loseIntentAnswers = 3; // the SDK's first try and its two retries: the job itself must retry
-    await app
-      .em()
-      .transactional((tem) =>
-        postLedgerEntry(tem, { accountId: account.accountId, type: 'debit', amount: -4, ref: 'test:spend' }),
-      );
-    const setting = await waitFor(
-      () => app.em().findOne(AutoReloadSetting, { account: account.accountId }),
-      (found) => found?.lastStatus != null && found.inFlightSince === null,
-      50_000,
-    );
+    let intentsBefore = 0;
+    // The SDK's first try and its two retries lose their answers: the job itself must retry.
+    const { account, setting } = await reloadAfterSpending({ last4: '4242', behaviour: 'pays' }, () => {
+      intentsBefore = stripe.intents.size;
+      stripe.loseIntentAnswers = 3;
+    });
     expect(setting).toMatchObject({ enabled: true, lastStatus: 'succeeded' });
     const attempts = stripe.requests.filter(
       (r) => r.path === '/v1/payment_intents' && r.form['metadata[account_id]'] === account.accountId,
