@@ -19,13 +19,14 @@ describe('kill -9 campaign, short form (the full one: npm run campaign -- --tria
       seed: Math.floor(Math.random() * 2 ** 31),
       maxMinutes: 3,
       killWindowMs: 1500,
+      secondKillChance: 0.25,
       log: (line) => rows.push(line),
     });
     cleanup.push(() => campaign.close());
     const report = await campaign.run();
     console.log([TABLE_HEADER, ...rows, formatSummary(report)].join('\n'));
     expect(report.trials).toHaveLength(3);
-    expect(report.kills).toBe(3);
+    expect(report.kills).toBeGreaterThanOrEqual(3);
     expect(report.trials.map((t) => t.violations)).toEqual([[], [], []]);
     expect(report.final).toEqual([]);
     // The load really ran: releases went through the sandbox, money moved, events reached clients.

@@ -20,13 +20,16 @@ export interface CampaignOptions {
   maxMinutes: number;
   /** The window after the load starts in which the kill falls, uniformly. */
   killWindowMs: number;
+  /** The chance that a trial kills the restarted server a second time, while it recovers. */
+  secondKillChance: number;
   log: (line: string) => void;
 }
 
 export interface TrialResult {
   trial: number;
   killAtMs: number;
-  killedPid: number;
+  /** SIGKILLs in the trial: one under load, sometimes a second one while the restarted server recovers. */
+  kills: number;
   accepted: number;
   retried: number;
   paid: number;
@@ -125,10 +128,17 @@ export class Campaign {
         buyers[0]!.run(8, random),
       ]);
       await sleep(killAtMs);
-      const killedPid = this.#server.child.pid ?? 0;
       await this.#server.kill9();
       await load;
       this.#server = await startServerProcess(env);
+      let kills = 1;
+      if (random() < this.#options.secondKillChance) {
+        // Again while it replays the outbox, resumes delivery jobs and re-sends leased webhooks.
+        await sleep(random() * 800);
+        await this.#server.kill9();
+        this.#server = await startServerProcess(env);
+        kills++;
+      }
       let retried = 0;
       for (const actor of [...submitters, ...buyers]) retried += await actor.retryUnknown();
 
@@ -149,7 +159,7 @@ export class Campaign {
       const result: TrialResult = {
         trial,
         killAtMs,
-        killedPid,
+        kills,
         accepted: record.submissions.filter((s) => s.outcome === 'accepted').length,
         retried,
         paid: record.checkouts.filter((c) => c.outcome === 'paid').length,
@@ -172,7 +182,7 @@ export class Campaign {
       accountIds.length > 0 ? await checkFinal(world.orm.em, accountIds, world.receiver.hits) : [];
     const report: CampaignReport = {
       trials: results,
-      kills: results.length,
+      kills: results.reduce((sum, r) => sum + r.kills, 0),
       final,
       violations: results.reduce((sum, r) => sum + r.violations.length, 0) + final.length,
       seconds: (performance.now() - started) / 1000,
@@ -216,7 +226,7 @@ export class Campaign {
 const COLUMNS = [
   'trial',
   'kill at',
-  'pid',
+  'kills',
   'accepted',
   'retried',
   'paid',
@@ -234,7 +244,7 @@ export function formatRow(r: TrialResult): string {
   return [
     r.trial,
     `${r.killAtMs}ms`,
-    r.killedPid,
+    r.kills,
     r.accepted,
     r.retried,
     r.paid,

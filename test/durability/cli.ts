@@ -22,6 +22,7 @@ const options = {
   seed,
   maxMinutes: Number(values['max-minutes']),
   killWindowMs: Number(values['kill-window-ms']),
+  secondKillChance: 0.25,
   log: (line: string) => console.log(line),
 };
 if (!Number.isInteger(options.trials) || options.trials < 1) {
