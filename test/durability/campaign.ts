@@ -42,6 +42,7 @@ export interface TrialResult {
 }
 
 export interface CampaignReport {
+  seed: number;
   trials: TrialResult[];
   kills: number;
   /** What the end of the campaign found: leased webhook claims and reloads settled, ledgers whole. */
@@ -181,6 +182,7 @@ export class Campaign {
     const final =
       accountIds.length > 0 ? await checkFinal(world.orm.em, accountIds, world.receiver.hits) : [];
     const report: CampaignReport = {
+      seed: this.#options.seed,
       trials: results,
       kills: results.reduce((sum, r) => sum + r.kills, 0),
       final,
@@ -262,7 +264,7 @@ export function formatRow(r: TrialResult): string {
 /** The summary and every violation, one a line. */
 export function formatSummary(report: CampaignReport): string {
   const lines = [
-    `trials ${report.trials.length}, kills ${report.kills}, violations ${report.violations}, ` +
+    `seed ${report.seed}, trials ${report.trials.length}, kills ${report.kills}, violations ${report.violations}, ` +
       `duration ${report.seconds.toFixed(0)} s, accepted submissions ${sum(report, 'accepted')}, ` +
       `retried requests ${sum(report, 'retried')}, paid checkouts ${sum(report, 'paid')}, ` +
       `auto-reloads ${sum(report, 'reloads')}, releases distributed ${sum(report, 'releases')}, ` +
