@@ -20,6 +20,7 @@ describe('kill -9 campaign, short form (the full one: npm run campaign -- --tria
       maxMinutes: 3,
       killWindowMs: 1500,
       secondKillChance: 0.25,
+      processes: 1,
       log: (line) => rows.push(line),
     });
     cleanup.push(() => campaign.close());
@@ -33,7 +34,7 @@ describe('kill -9 campaign, short form (the full one: npm run campaign -- --tria
     expect(report.trials.every((t) => t.releases > 0 && t.events > 0 && t.paid > 0)).toBe(true);
     expect(report.webhookHits).toBeGreaterThan(0);
     expect(formatRow(report.trials[0]!)).toContain(`${report.trials[0]!.killAtMs}ms`);
-  }, 240_000);
+  }, 360_000);
 
   it('the checks report what a broken run would leave behind', async () => {
     const database = await createTestDatabase('campaign_checks');

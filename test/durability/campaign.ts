@@ -10,6 +10,7 @@ import { seeded } from '../support/synthetic-audio.ts';
 import { waitFor } from '../support/wait.ts';
 import { Buyer, Submitter } from './actors.ts';
 import { campaignSettled, checkFinal, checkTrial, type TrialRecord, trialSettled } from './checks.ts';
+import { startPrivateRedis } from './redis.ts';
 import { ResumingSubscriber } from './subscriber.ts';
 
 export interface CampaignOptions {
@@ -22,6 +23,8 @@ export interface CampaignOptions {
   killWindowMs: number;
   /** The chance that a trial kills the restarted server a second time, while it recovers. */
   secondKillChance: number;
+  /** Server processes (2: on a Redis of the campaign's own; each kill takes one, the other runs on). */
+  processes: number;
   log: (line: string) => void;
 }
 
@@ -43,6 +46,7 @@ export interface TrialResult {
 
 export interface CampaignReport {
   seed: number;
+  processes: number;
   trials: TrialResult[];
   kills: number;
   /** What the end of the campaign found: leased webhook claims and reloads settled, ledgers whole. */
@@ -57,8 +61,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Step = () => Promise<void>;
 
 /**
- * A kill -9 campaign: one database, one https webhook receiver, and one real server process that each
- * trial loads with a mix (idempotent submissions, checkouts paid on the page or by payment events,
+ * A kill -9 campaign: one database, one https webhook receiver, and one or two real server processes
+ * (two share a Redis of their own) that each trial loads with a mix (idempotent submissions, checkouts paid on the page or by payment events,
  * auto-reloads, sandbox delivery steps, webhook fan-out, resuming graphql-ws subscribers), kills with
  * SIGKILL at a random moment, restarts, lets the clients retry, waits to settle and checks.
  */
@@ -66,7 +70,7 @@ export class Campaign {
   readonly #options: CampaignOptions;
   readonly #cleanup: Step[] = [];
   readonly #subscribers = new Set<ResumingSubscriber>();
-  #server: ServerProcess | null = null;
+  readonly #servers: ServerProcess[] = [];
   #closed = false;
 
   constructor(options: CampaignOptions) {
@@ -76,13 +80,24 @@ export class Campaign {
   async run(): Promise<CampaignReport> {
     const started = performance.now();
     const world = await startProcessWorld(this.#cleanup, 'campaign', 4);
-    const env = { ...world.env, WEBHOOK_TIMEOUT_SECONDS: '5' };
+    const env: Record<string, string> = { ...world.env, WEBHOOK_TIMEOUT_SECONDS: '5' };
+    if (this.#options.processes > 1) {
+      const redis = await startPrivateRedis();
+      this.#cleanup.push(redis.stop);
+      env.REDIS_URL = redis.url;
+    }
     const eventSecret = createSandboxPayments({
       publicUrl: 'http://127.0.0.1',
-      secretKey: Buffer.from(env.WEBHOOK_SECRET_KEY, 'base64'),
+      secretKey: Buffer.from(world.env.WEBHOOK_SECRET_KEY, 'base64'),
     }).webhookSecret;
-    this.#server = await startServerProcess(env);
-    const url = () => this.#server!.url;
+    for (let i = 0; i < this.#options.processes; i++) this.#servers.push(await startServerProcess(env));
+    // Client n talks to process n (modulo their number), wherever it runs now.
+    const urlOf = (n: number) => () => this.#servers[n % this.#servers.length]!.url;
+    const url = urlOf(0);
+    const restart = async (victim: number) => {
+      await this.#servers[victim]!.kill9();
+      this.#servers[victim] = await startServerProcess(env);
+    };
     const random = seeded(this.#options.seed);
     const deadline = Date.now() + this.#options.maxMinutes * 60_000;
     const results: TrialResult[] = [];
@@ -113,14 +128,15 @@ export class Campaign {
       if (reload.status !== 200) throw new Error(`auto-reload: ${JSON.stringify(reload.body)}`);
       const spenderAssets = await uploadAssets(url(), spender);
       const buyerAssets = await uploadAssets(url(), buyer);
-      const subscribers = accounts.map((a) => this.#subscribe(url, a));
+      const subscribers = accounts.map((a, n) => this.#subscribe(urlOf(n + 1), a));
 
       const submitters = [
-        new Submitter(url, spender),
-        new Submitter(url, spender),
-        new Submitter(url, buyer),
+        new Submitter(urlOf(0), spender),
+        new Submitter(urlOf(1), spender),
+        new Submitter(urlOf(2), buyer),
       ];
-      const buyers = [new Buyer(url, buyer, eventSecret)];
+      const buyers = [new Buyer(urlOf(3), buyer, eventSecret)];
+      const victim = () => Math.floor(random() * this.#servers.length);
       const killAtMs = Math.round(100 + random() * (this.#options.killWindowMs - 100));
       const load = Promise.all([
         submitters[0]!.run(`t${trial}-s0`, spenderAssets, 10),
@@ -129,15 +145,15 @@ export class Campaign {
         buyers[0]!.run(8, random),
       ]);
       await sleep(killAtMs);
-      await this.#server.kill9();
+      const first = victim();
+      await this.#servers[first]!.kill9();
       await load;
-      this.#server = await startServerProcess(env);
+      await restart(first);
       let kills = 1;
       if (random() < this.#options.secondKillChance) {
-        // Again while it replays the outbox, resumes delivery jobs and re-sends leased webhooks.
+        // Again while a restarted process replays the outbox, resumes delivery jobs, re-sends webhooks.
         await sleep(random() * 800);
-        await this.#server.kill9();
-        this.#server = await startServerProcess(env);
+        await restart(victim());
         kills++;
       }
       let retried = 0;
@@ -183,6 +199,7 @@ export class Campaign {
       accountIds.length > 0 ? await checkFinal(world.orm.em, accountIds, world.receiver.hits) : [];
     const report: CampaignReport = {
       seed: this.#options.seed,
+      processes: this.#options.processes,
       trials: results,
       kills: results.reduce((sum, r) => sum + r.kills, 0),
       final,
@@ -220,7 +237,7 @@ export class Campaign {
     if (this.#closed) return;
     this.#closed = true;
     for (const subscriber of this.#subscribers) await subscriber.stop().catch(() => undefined);
-    await this.#server?.stop().catch(() => undefined);
+    for (const server of this.#servers) await server.stop().catch(() => undefined);
     for (const step of this.#cleanup.reverse()) await step().catch(() => undefined);
   }
 }
@@ -264,7 +281,7 @@ export function formatRow(r: TrialResult): string {
 /** The summary and every violation, one a line. */
 export function formatSummary(report: CampaignReport): string {
   const lines = [
-    `seed ${report.seed}, trials ${report.trials.length}, kills ${report.kills}, violations ${report.violations}, ` +
+    `seed ${report.seed}, processes ${report.processes}, trials ${report.trials.length}, kills ${report.kills}, violations ${report.violations}, ` +
       `duration ${report.seconds.toFixed(0)} s, accepted submissions ${sum(report, 'accepted')}, ` +
       `retried requests ${sum(report, 'retried')}, paid checkouts ${sum(report, 'paid')}, ` +
       `auto-reloads ${sum(report, 'reloads')}, releases distributed ${sum(report, 'releases')}, ` +

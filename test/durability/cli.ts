@@ -1,5 +1,5 @@
 /**
- * `npm run campaign -- --trials 50 [--seed n] [--max-minutes m]`: the kill -9 campaign at full length.
+ * `npm run campaign -- --trials 50 [--processes 2] [--seed n] [--max-minutes m]`: the kill -9 campaign at full length.
  * Prints a row per trial, the summary and every violation; exits 1 on any violation. Makes its own
  * template and database on the machine's PostgreSQL and drops them, also on Ctrl-C.
  */
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'max-minutes': { type: 'string', default: '45' },
     'kill-window-ms': { type: 'string', default: '1500' },
+    processes: { type: 'string', default: '1' },
   },
 });
 const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
@@ -23,10 +24,11 @@ const options = {
   maxMinutes: Number(values['max-minutes']),
   killWindowMs: Number(values['kill-window-ms']),
   secondKillChance: 0.25,
+  processes: Number(values.processes),
   log: (line: string) => console.log(line),
 };
-if (!Number.isInteger(options.trials) || options.trials < 1) {
-  console.error('--trials must be a positive integer');
+if (!Number.isInteger(options.trials) || options.trials < 1 || ![1, 2].includes(options.processes)) {
+  console.error('--trials must be a positive integer, --processes 1 or 2');
   process.exit(2);
 }
 
@@ -47,7 +49,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     void stop(130);
   });
 
-console.log(`kill -9 campaign: ${options.trials} trials, seed ${seed}, at most ${options.maxMinutes} min`);
+console.log(
+  `kill -9 campaign: ${options.trials} trials, ${options.processes} process(es), seed ${seed}, at most ${options.maxMinutes} min`,
+);
 console.log(TABLE_HEADER);
 try {
   const report = await campaign.run();
