@@ -22,9 +22,11 @@ import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/c
 import type { AppConfig } from '../src/platform/config.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import { withGapFill } from '../src/platform/events/gap-fill.ts';
 import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
 import { OutboxRelay } from '../src/platform/events/relay.ts';
+import { lastPublishedCursor, publishedBetween } from '../src/platform/events/replay.ts';
 import { HealthMonitor } from '../src/platform/health.ts';
 import {
   createOutboundClient,
@@ -138,7 +140,14 @@ export async function buildAppServices(
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
   const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
   const pubsub = config.REDIS_URL
-    ? createRedisPubSub(config.REDIS_URL, connectionError('pub/sub'))
+    ? withGapFill(
+        createRedisPubSub(config.REDIS_URL, connectionError('pub/sub')),
+        {
+          lastCursor: () => lastPublishedCursor(orm.em.fork()),
+          between: (after, before) => publishedBetween(orm.em.fork(), after, before),
+        },
+        connectionError('pub/sub gap fill'),
+      )
     : withPostgresInvalidations(
         createLocalPubSub(),
         String(orm.config.get('clientUrl')),
