@@ -187,6 +187,7 @@ export class Campaign {
       };
       results.push(result);
       this.#options.log(formatRow(result));
+      for (const violation of violations) this.#options.log(`          ${violation}`);
     }
 
     // Claims leased by a killed worker (webhooks) and reloads it was running come back on their own.
