@@ -22,9 +22,11 @@ import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/c
 import type { AppConfig } from '../src/platform/config.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import { withGapFill } from '../src/platform/events/gap-fill.ts';
 import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
 import { OutboxRelay } from '../src/platform/events/relay.ts';
+import { lastPublishedCursor, publishedBetween } from '../src/platform/events/replay.ts';
 import { HealthMonitor } from '../src/platform/health.ts';
 import {
   createOutboundClient,
@@ -143,7 +145,14 @@ export async function buildAppServices(
     ? { url: config.REDIS_URL, namespace: redisNamespace(config.REDIS_NAMESPACE, databaseUrl) }
     : undefined;
   const pubsub = redis
-    ? createRedisPubSub(redis.url, redis.namespace, connectionError('pub/sub'))
+    ? withGapFill(
+        createRedisPubSub(redis.url, redis.namespace, connectionError('pub/sub')),
+        {
+          lastCursor: () => lastPublishedCursor(orm.em.fork()),
+          between: (after, before) => publishedBetween(orm.em.fork(), after, before),
+        },
+        connectionError('pub/sub gap fill'),
+      )
     : withPostgresInvalidations(createLocalPubSub(), databaseUrl, connectionError('invalidations'));
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),

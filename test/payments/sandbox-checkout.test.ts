@@ -6,29 +6,13 @@ import { CheckoutSession, Payment } from '../../src/domains/payments/entities.ts
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
+import { completionEvent } from '../support/payment-events.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
 
 const app = useTestApp();
 
 async function checkout(token: string, body: Record<string, unknown>) {
   return request(app().url, 'POST', '/v1/credits/checkout', { token, body });
-}
-
-function completionEvent(sessionId: string, amountTotal: number) {
-  return JSON.stringify({
-    id: `evt_${Math.random().toString(36).slice(2)}`,
-    object: 'event',
-    type: 'checkout.session.completed',
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      object: {
-        id: sessionId,
-        object: 'checkout.session',
-        payment_status: 'paid',
-        amount_total: amountTotal,
-      },
-    },
-  });
 }
 
 const sign = (payload: string, secret = app().services.payments.webhookSecret) =>

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDeliveryWorker } from '../../src/domains/webhooks/delivery-worker.ts';
+import { publishedEventsAfter } from '../../src/domains/webhooks/dispatch.ts';
 import { type Dispatcher, startDispatcher } from '../../src/domains/webhooks/dispatcher.ts';
 import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
@@ -175,6 +176,31 @@ describe('webhook dispatcher', () => {
       const nextCursor = await publishedCursorOf(next);
       await vi.waitFor(() => expect(dispatcher.lastCursor()).toBeGreaterThanOrEqual(nextCursor));
       expect((await deliveryRows(endpoints[0]!.endpointId)).map((r) => r.eventId)).toEqual([next]);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+});
+
+describe('webhook dispatcher starting while events flow', () => {
+  it('an event that arrives while it reads its cursor waits for the start (it used to crash the process)', async () => {
+    const { accountId, endpoints } = await setup(1);
+    const id = await emit(accountId, 'delivered');
+    const cursor = await publishedCursorOf(id);
+    const [event] = await publishedEventsAfter(orm().em.fork(), cursor - 1, 1);
+    // Another process publishing while this one starts: the event reaches the listener at once.
+    const busy: PubSub = {
+      ...pubsub,
+      subscribe: (listener) => {
+        const unsubscribe = pubsub.subscribe(listener);
+        listener(event!);
+        return unsubscribe;
+      },
+    };
+    const dispatcher = await startDispatcher({ orm: orm(), pubsub: busy, logger });
+    try {
+      await vi.waitFor(() => expect(dispatcher.lastCursor()).toBeGreaterThanOrEqual(cursor));
+      expect((await deliveryRows(endpoints[0]!.endpointId)).map((r) => r.eventId)).toEqual([id]);
     } finally {
       await dispatcher.stop();
     }

@@ -45,10 +45,13 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   let needReplay = true;
   let running: Promise<void> | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+  // Events can arrive before the persisted cursor is read (another process publishing while this one
+  // starts): they wait in the queue until the dispatcher has started.
+  let started = false;
 
   const unsubscribe = pubsub.subscribe((event) => {
     queue.push(event);
-    kick();
+    if (started) kick();
   });
   let last: number;
   try {
@@ -108,6 +111,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     kick();
   }, options.catchUpMs ?? 5000);
   catchUp.unref();
+  started = true;
   kick();
 
   return {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxEvent } from './outbox-event.entity.ts';
-import type { PublishedEvent } from './pubsub.ts';
+import { type OutboxRow, type PublishedEvent, toPublishedEvent } from './pubsub.ts';
 
 export interface EventFilter {
   accountId: string;
@@ -42,4 +42,26 @@ export async function eventsAfter(
     payload: row.payload,
     createdAt: row.createdAt.toISOString(),
   }));
+}
+
+/** The newest cursor published so far (0 when none). */
+export async function lastPublishedCursor(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ cursor: string | null }[]>(
+    'select max(cursor) as cursor from outbox_events',
+  );
+  return Number(row?.cursor ?? 0);
+}
+
+/** Published events of every account with `after < cursor < before`, in cursor order. */
+export async function publishedBetween(
+  em: EntityManager,
+  after: number,
+  before: number,
+): Promise<PublishedEvent[]> {
+  const rows = await em.execute<OutboxRow[]>(
+    `select id, account_id, release_id, type, payload, created_at, cursor from outbox_events
+      where cursor > ? and cursor < ? order by cursor`,
+    [after, before],
+  );
+  return rows.map(toPublishedEvent);
 }
