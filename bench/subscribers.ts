@@ -6,13 +6,15 @@
  * the same payload by a POST to each (no auth, database, Redis or GraphQL execution). Rounds alternate
  * Tributary, floor, Tributary, floor, so a neighbour's load falls on both alike.
  *
- * SUBSCRIBERS, EVENTS (per round), ROUNDS and CLIENT_WORKERS tune it; REDIS_URL names the Redis.
+ * First with 2 subscribers (one per process: the fixed cost of relay, Redis and execution), then 10,000.
+ * SUBSCRIBERS (a comma-separated list), EVENTS (per round), ROUNDS and CLIENT_WORKERS tune it; REDIS_URL
+ * names the Redis.
  */
 import { appendEvent } from '../src/platform/events/append-event.ts';
 import { type LightSubscribers, openLightSubscribers } from './support/light-subscribers.ts';
 import { benchApp, startChild, startServer } from './support/servers.ts';
 
-const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 10_000);
+const COUNTS = (process.env.SUBSCRIBERS ?? '2,10000').split(',').map(Number);
 const EVENTS = Number(process.env.EVENTS ?? 20);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const CLIENT_WORKERS = Number(process.env.CLIENT_WORKERS ?? 2);
@@ -66,11 +68,11 @@ function percentiles(values: Float64Array) {
 }
 
 /** One round: open, warm up, then events one at a time (closed loop: the next once all have the last). */
-async function round(target: Target, latencies: number[]): Promise<void> {
+async function round(target: Target, count: number, latencies: number[]): Promise<void> {
   const subscribers: LightSubscribers = await openLightSubscribers({
     urls: target.urls,
-    total: SUBSCRIBERS,
-    workers: CLIENT_WORKERS,
+    total: count,
+    workers: Math.min(CLIENT_WORKERS, count),
     token,
     query: QUERY,
   });
@@ -91,26 +93,29 @@ async function round(target: Target, latencies: number[]): Promise<void> {
 }
 
 try {
-  const measured = new Map<Target, number[]>([
-    [tributary, []],
-    [floor, []],
-  ]);
-  for (let r = 0; r < ROUNDS; r++) for (const [target, latencies] of measured) await round(target, latencies);
-  const ours = percentiles(Float64Array.from(measured.get(tributary)!));
-  const theirs = percentiles(Float64Array.from(measured.get(floor)!));
-  const count = SUBSCRIBERS.toLocaleString('en');
   const fmt = (r: ReturnType<typeof percentiles>) =>
     `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.n} receipts)`;
-  console.log(
-    `${count} subscribers over 2 processes, ${ROUNDS}×${EVENTS} events, ${CLIENT_WORKERS} client threads`,
-  );
-  console.log(
-    `commit → receipt, Tributary (Redis, relay, auth, execution): ${fmt(ours)}  (target p50 ≤ 20 ms)`,
-  );
-  console.log(`floor, bare graphql-ws × 2, POST → receipt:                  ${fmt(theirs)}`);
-  console.log(
-    `ratio Tributary / floor: p50 ${(ours.p50 / theirs.p50).toFixed(2)}, p99 ${(ours.p99 / theirs.p99).toFixed(2)}`,
-  );
+  for (const count of COUNTS) {
+    const measured = new Map<Target, number[]>([
+      [tributary, []],
+      [floor, []],
+    ]);
+    for (let r = 0; r < ROUNDS; r++)
+      for (const [target, latencies] of measured) await round(target, count, latencies);
+    const ours = percentiles(Float64Array.from(measured.get(tributary)!));
+    const theirs = percentiles(Float64Array.from(measured.get(floor)!));
+    const threads = Math.min(CLIENT_WORKERS, count);
+    console.log(
+      `${count.toLocaleString('en')} subscribers over 2 processes, ${ROUNDS}×${EVENTS} events, ${threads} client threads`,
+    );
+    console.log(
+      `  commit → receipt, Tributary (relay, Redis, execution): ${fmt(ours)}  (target p50 ≤ 20 ms)`,
+    );
+    console.log(`  floor, bare graphql-ws × 2, POST → receipt:            ${fmt(theirs)}`);
+    console.log(
+      `  ratio Tributary / floor: p50 ${(ours.p50 / theirs.p50).toFixed(2)}, p99 ${(ours.p99 / theirs.p99).toFixed(2)}`,
+    );
+  }
 } finally {
   await Promise.all(bare.map((b) => b.stop()));
   await second.stop();
