@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
+import { until } from '../support/wait.ts';
 
 const QUERY = 'subscription { releaseEvents { cursor type releaseId payload } }';
 
@@ -43,11 +44,6 @@ async function emit(app: TestApp, accountId: string, payload: Record<string, unk
     .transactional((em) => appendEvent(em, { accountId, type: 'release.status_changed', payload }));
 }
 
-async function until(done: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-}
-
 describe('graphql-ws fan-out of one event to many subscribers', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -81,7 +77,7 @@ describe('graphql-ws fan-out of one event to many subscribers', () => {
       { n: 2, notes: 'x'.repeat(70_000) },
     ];
     for (const payload of events) await emit(app, owner.accountId, payload);
-    await until(() => total() === subscriptions * events.length);
+    await until(() => total() === subscriptions * events.length, 10_000);
 
     const payloads = new Set<string>();
     for (const [s, socket] of sockets.entries()) {
@@ -110,7 +106,7 @@ describe('graphql-ws fan-out of one event to many subscribers', () => {
     sockets[0]!.frames.length = 0;
     await new Promise((r) => setTimeout(r, 100));
     await emit(app, owner.accountId, { n: 3 });
-    await until(() => sockets[0]!.frames.length >= 2);
+    await until(() => sockets[0]!.frames.length >= 2, 10_000);
     await new Promise((r) => setTimeout(r, 100));
     expect(sockets[0]!.frames.map((f) => f.frame.id).sort()).toEqual(['"quoted" \\ é 0', 's0-🎵']);
     for (const socket of [...sockets, outsider]) socket.close();
