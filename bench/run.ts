@@ -6,6 +6,7 @@ const BENCHES: Record<string, string> = {
   'release-list': './release-list.ts',
   'hot-paths': './hot-paths.ts',
   events: './events.ts',
+  subscribers: './subscribers.ts',
   webhooks: './webhooks.ts',
   'cover-art': './cover-art.ts',
   analytics: './analytics.ts',

@@ -82,6 +82,28 @@ export async function startChild(
   };
 }
 
+/** The real server (`npm start`'s entry point) on a free port of loopback, knowing its own public URL. */
+export async function startServer(
+  databaseUrl: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<Child> {
+  const port = await freePortOf();
+  return startChild(
+    'facades/main.ts',
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    /"url":"([^"]+)"/,
+  );
+}
+
 export interface BenchApp {
   databaseUrl: string;
   /** An ORM on the bench database, for arranging rows and in-process work. */
@@ -112,20 +134,7 @@ export async function benchApp(
   });
   if (options.credits) await grantCredits(orm.em.fork(), { accountId: account.id, credits: options.credits });
   const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
-  const port = await freePortOf();
-  const app = await startChild(
-    'facades/main.ts',
-    {
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...options.env,
-    },
-    /"url":"([^"]+)"/,
-  );
+  const app = await startServer(databaseUrl, dataDir, options.env);
   return {
     databaseUrl,
     orm,

@@ -10,6 +10,7 @@ import type { PublishedEvent, PubSub } from '../../src/platform/events/pubsub.ts
 import { matches } from '../../src/platform/events/replay.ts';
 import { EventStream, type EventStreamSpec, replayAfter } from '../../src/platform/events/subscribe.ts';
 import { queryKey, sharedSubscribe } from './shared-subscribe.ts';
+import { sendTextFrame } from './text-frame.ts';
 
 /** Where one graphql-ws operation's results go: its socket and its subscription id. */
 interface Transport {
@@ -19,8 +20,8 @@ interface Transport {
 
 interface Subscriber {
   socket: WebSocket;
-  /** The start of every `next` frame of this operation, up to its payload. */
-  framePrefix: string;
+  /** The start of every `next` frame of this operation, up to its payload, UTF-8 encoded. */
+  framePrefix: Buffer;
   args: ExecutionArgs;
   key: string;
   spec: EventStreamSpec;
@@ -33,7 +34,10 @@ interface Subscriber {
   end(error?: unknown): void;
 }
 
-type Payload = string | Promise<string>;
+/** An execution result, serialised and UTF-8 encoded once for every subscriber of the same query. */
+type Payload = Buffer | Promise<Buffer>;
+
+const FRAME_END = Buffer.from('}');
 
 /**
  * Fans published events out to graphql-ws subscribers of resumable event streams without an async
@@ -49,14 +53,16 @@ export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => 
 
   function payloadOf(args: ExecutionArgs, event: PublishedEvent): Payload {
     const serialise = (result: ExecutionResult) =>
-      JSON.stringify(result.errors ? { ...result, errors: formatErrors(result.errors) } : result);
+      Buffer.from(
+        JSON.stringify(result.errors ? { ...result, errors: formatErrors(result.errors) } : result),
+      );
     const result = execute({ ...args, rootValue: event });
     return result instanceof Promise ? result.then(serialise) : serialise(result);
   }
 
-  function send(subscriber: Subscriber, payload: string): void {
+  function send(subscriber: Subscriber, payload: Buffer): void {
     if (subscriber.socket.readyState === subscriber.socket.OPEN)
-      subscriber.socket.send(`${subscriber.framePrefix}${payload}}`);
+      sendTextFrame(subscriber.socket, subscriber.framePrefix, payload, FRAME_END);
   }
 
   function deliver(subscriber: Subscriber, event: PublishedEvent, payloads: Map<string, Payload>): void {
@@ -67,7 +73,7 @@ export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => 
       payload = payloadOf(subscriber.args, event);
       payloads.set(subscriber.key, payload);
     }
-    if (typeof payload === 'string' && subscriber.tail === null) {
+    if (Buffer.isBuffer(payload) && subscriber.tail === null) {
       send(subscriber, payload);
       return;
     }
@@ -126,7 +132,7 @@ export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => 
     };
     const subscriber: Subscriber = {
       socket: transport.socket,
-      framePrefix: `{"id":${JSON.stringify(transport.id)},"type":"next","payload":`,
+      framePrefix: Buffer.from(`{"id":${JSON.stringify(transport.id)},"type":"next","payload":`),
       args,
       key: queryKey(args),
       spec,
