@@ -13,6 +13,7 @@ import { Migration20261125105806_payments } from './Migration20261125105806_paym
 import { Migration20261125112913_registry } from './Migration20261125112913_registry.ts';
 import { Migration20261125113810_partners_mail } from './Migration20261125113810_partners_mail.ts';
 import { Migration20261125122054_sign_in_events } from './Migration20261125122054_sign_in_events.ts';
+import { Migration20261125135657_webhook_claim_index } from './Migration20261125135657_webhook_claim_index.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261125112913_registry', class: Migration20261125112913_registry },
   { name: 'Migration20261125113810_partners_mail', class: Migration20261125113810_partners_mail },
   { name: 'Migration20261125122054_sign_in_events', class: Migration20261125122054_sign_in_events },
+  { name: 'Migration20261125135657_webhook_claim_index', class: Migration20261125135657_webhook_claim_index },
 ];

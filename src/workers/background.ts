@@ -85,24 +85,18 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     onQueued: () => webhookWork.wake(),
     onDispatched: (result) => deps.metrics.countWebhookDeliveriesCreated(result),
   });
-  // Two workers, so one round's slowest receiver never leaves the connection idle; each sends up to
-  // 50 deliveries at once (SKIP LOCKED keeps them, and other processes, off each other's rows).
-  const webhookWorkers = [1, 2].map(() =>
-    startDeliveryWorker({
-      wakeup: webhookWork,
-      orm: deps.orm,
-      outbound: deps.webhookOutbound,
-      secretKey: deps.webhookSecretKey,
-      logger: deps.logger,
-      timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
-      batch: 50,
-      onRound: (result) => deps.metrics.countWebhookAttempts(result),
-    }),
-  );
+  // One pipeline per process keeps DELIVERY_CONCURRENCY POSTs in flight (SKIP LOCKED claims keep it
+  // and other processes off each other's rows).
+  const stopWebhookWorker = startDeliveryWorker({
+    wakeup: webhookWork,
+    orm: deps.orm,
+    outbound: deps.webhookOutbound,
+    secretKey: deps.webhookSecretKey,
+    logger: deps.logger,
+    timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
+    onRound: (result) => deps.metrics.countWebhookAttempts(result),
+  });
   const removeGauges = addBackgroundGauges(deps, jobs.boss);
-  const stopWebhooks = async () => {
-    await Promise.all(webhookWorkers.map((stop) => stop()));
-  };
   return async () => {
     for (const remove of removeGauges) remove();
     stopSweeper();
@@ -113,7 +107,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
       stopReloads(),
       stopMail(),
       dispatcher.stop(),
-      stopWebhooks(),
+      stopWebhookWorker(),
       stopIndexer(),
     ]);
     await jobs.stop();
