@@ -11,11 +11,17 @@ import { startHttpsReceiver } from '../test/support/https-receiver.ts';
 import { benchApp, startChild } from './support/servers.ts';
 
 const DRAINED = Number(process.env.WEBHOOK_BENCH_DELIVERIES ?? 20_000);
+const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? DELIVERY_CONCURRENCY);
 
 const now = () => performance.timeOrigin + performance.now();
 const receiver = await startHttpsReceiver();
 const bench = await benchApp('tributary_bench_webhooks', {
-  env: { OUTBOUND_ALLOW_PRIVATE: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile, LOG_LEVEL: 'info' },
+  env: {
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    NODE_EXTRA_CA_CERTS: receiver.certFile,
+    LOG_LEVEL: 'info',
+  },
 });
 const { app, orm } = bench;
 const { token, accountId } = bench.account;
@@ -99,7 +105,7 @@ async function floor(count: number): Promise<Rate> {
     {
       TARGET_URL: receiver.url('/floor'),
       COUNT: String(count),
-      CONCURRENCY: String(DELIVERY_CONCURRENCY),
+      CONCURRENCY: String(CONCURRENCY),
       NODE_EXTRA_CA_CERTS: receiver.certFile,
     },
     /result=(\{.*\})\n/,
@@ -147,7 +153,7 @@ try {
   console.log(`sustained end to end, 5 endpoints: ${rate(fiveRate)}`);
   const floorRate = (floorBefore.perSecond + floorAfter.perSecond) / 2;
   console.log(
-    `floor, bare https client loop (${DELIVERY_CONCURRENCY} in flight, keep-alive, signed bodies, no database): ` +
+    `floor, bare https client loop (${CONCURRENCY} in flight, keep-alive, signed bodies, no database): ` +
       `${rate(floorBefore)}; again after the path: ${rate(floorAfter)}`,
   );
   console.log(

@@ -24,7 +24,7 @@ import { startRegistryIndexer } from './registry-indexer.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
 export interface BackgroundDeps {
-  config: Pick<AppConfig, 'SANDBOX_STEP_SECONDS' | 'WEBHOOK_TIMEOUT_SECONDS'>;
+  config: Pick<AppConfig, 'SANDBOX_STEP_SECONDS' | 'WEBHOOK_TIMEOUT_SECONDS' | 'WEBHOOK_CONCURRENCY'>;
   orm: MikroORM;
   logger: Logger;
   scratch: Scratch;
@@ -85,7 +85,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     onQueued: () => webhookWork.wake(),
     onDispatched: (result) => deps.metrics.countWebhookDeliveriesCreated(result),
   });
-  // One pipeline per process keeps DELIVERY_CONCURRENCY POSTs in flight (SKIP LOCKED claims keep it
+  // One pipeline per process keeps WEBHOOK_CONCURRENCY POSTs in flight (SKIP LOCKED claims keep it
   // and other processes off each other's rows).
   const stopWebhookWorker = startDeliveryWorker({
     wakeup: webhookWork,
@@ -94,6 +94,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     secretKey: deps.webhookSecretKey,
     logger: deps.logger,
     timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
+    concurrency: deps.config.WEBHOOK_CONCURRENCY,
     onRound: (result) => deps.metrics.countWebhookAttempts(result),
   });
   const removeGauges = addBackgroundGauges(deps, jobs.boss);

@@ -9,7 +9,7 @@ import type { Sent } from './record.ts';
 import { secretOpener, sendDelivery } from './send.ts';
 
 const IDLE_MS = 250;
-/** Deliveries in flight per process by default. */
+/** Deliveries in flight per worker by default (the server sets WEBHOOK_CONCURRENCY). */
 export const DELIVERY_CONCURRENCY = 64;
 /** Outcomes recorded per statement at most. */
 const RECORD_BATCH = 500;
