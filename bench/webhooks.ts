@@ -1,16 +1,27 @@
 /**
  * Event commit → webhook receipt at an https receiver on loopback, with 1 and 5 endpoints, and
- * deliveries/s sustained, in one run against the real server. Targets: p50 ≤ 25 ms, p99 ≤ 100 ms,
- * ≥ 2,000 deliveries/s.
+ * deliveries/s sustained, in one run against the real server. Beside them, the delivery path alone
+ * (20,000 queued deliveries drained by the one server process) and its floor: a bare https client
+ * loop in a process of its own posting signed bodies to the same receiver, keep-alive, at the same
+ * concurrency, no database. Targets: p50 ≤ 25 ms, p99 ≤ 100 ms, delivery path ≥ 8,000/s.
  */
+import { DELIVERY_CONCURRENCY } from '../src/domains/webhooks/delivery-worker.ts';
 import { appendEvent } from '../src/platform/events/append-event.ts';
 import { startHttpsReceiver } from '../test/support/https-receiver.ts';
-import { benchApp } from './support/servers.ts';
+import { benchApp, startChild } from './support/servers.ts';
+
+const DRAINED = Number(process.env.WEBHOOK_BENCH_DELIVERIES ?? 20_000);
+const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? DELIVERY_CONCURRENCY);
 
 const now = () => performance.timeOrigin + performance.now();
 const receiver = await startHttpsReceiver();
 const bench = await benchApp('tributary_bench_webhooks', {
-  env: { OUTBOUND_ALLOW_PRIVATE: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile, LOG_LEVEL: 'info' },
+  env: {
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    NODE_EXTRA_CA_CERTS: receiver.certFile,
+    LOG_LEVEL: 'info',
+  },
 });
 const { app, orm } = bench;
 const { token, accountId } = bench.account;
@@ -68,12 +79,45 @@ async function throughput(endpoints: number, events: number) {
   return { deliveries: received.length, expected, seconds, perSecond: received.length / seconds };
 }
 
+interface Rate {
+  deliveries: number;
+  expected: number;
+  /** First to last receipt at the receiver. */
+  seconds: number;
+  perSecond: number;
+}
+
+/** Receipts since `before`, timed at the receiver (first to last), the same for the floor and the path. */
+async function receipts(before: number, expected: number): Promise<Rate> {
+  const deadline = Date.now() + 120_000;
+  while (receiver.hits.length - before < expected && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  const hits = receiver.hits.slice(before);
+  const seconds = ((hits.at(-1)?.at ?? 0) - (hits[0]?.at ?? 0)) / 1000;
+  return { deliveries: hits.length, expected, seconds, perSecond: (hits.length - 1) / seconds };
+}
+
+/** The floor: a bare https client loop (bench/support/bare-webhook-sender.ts) posting to the receiver. */
+async function floor(count: number): Promise<Rate> {
+  const before = receiver.hits.length;
+  await startChild(
+    'bench/support/bare-webhook-sender.ts',
+    {
+      TARGET_URL: receiver.url('/floor'),
+      COUNT: String(count),
+      CONCURRENCY: String(CONCURRENCY),
+      NODE_EXTRA_CA_CERTS: receiver.certFile,
+    },
+    /result=(\{.*\})\n/,
+  );
+  return receipts(before, count);
+}
+
 /** The delivery path alone: deliveries queued in bulk (as many dispatchers would), drained to the receiver. */
-async function drain(count: number) {
+async function drain(count: number): Promise<Rate> {
   const before = receiver.hits.length;
   const base = 1_000_000 + sequence;
   sequence += count;
-  const started = now();
   await orm.em.fork().execute(
     `insert into webhook_deliveries (id, endpoint_id, event_id, event_cursor, event_type, payload, payload_hash,
        status, attempts, next_attempt_at, created_at)
@@ -84,16 +128,7 @@ async function drain(count: number) {
        cross join (select id from webhook_endpoints where account_id = ? limit 1) e`,
     [base, base, base, base, count, accountId],
   );
-  const deadline = Date.now() + 120_000;
-  while (receiver.hits.length - before < count && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 20));
-  const seconds = ((receiver.hits.at(-1)?.at ?? now()) - started) / 1000;
-  return {
-    deliveries: receiver.hits.length - before,
-    expected: count,
-    seconds,
-    perSecond: (receiver.hits.length - before) / seconds,
-  };
+  return receipts(before, count);
 }
 
 try {
@@ -101,7 +136,10 @@ try {
   await latency(1, 10); // warm-up
   const one = await latency(1, 200);
   const oneRate = await throughput(1, 2000);
-  const drained = await drain(5000);
+  await floor(2000); // warm-up
+  const floorBefore = await floor(DRAINED);
+  const drained = await drain(DRAINED);
+  const floorAfter = await floor(DRAINED);
   await addEndpoints(4);
   const five = await latency(5, 100);
   const fiveRate = await throughput(5, 1000);
@@ -113,7 +151,16 @@ try {
   console.log(`commit → webhook receipt, 5 endpoints: ${fmt(five)}`);
   console.log(`sustained end to end, 1 endpoint:  ${rate(oneRate)}`);
   console.log(`sustained end to end, 5 endpoints: ${rate(fiveRate)}`);
-  console.log(`delivery path alone (5,000 queued deliveries drained): ${rate(drained)}  (target ≥ 2,000/s)`);
+  const floorRate = (floorBefore.perSecond + floorAfter.perSecond) / 2;
+  console.log(
+    `floor, bare https client loop (${CONCURRENCY} in flight, keep-alive, signed bodies, no database): ` +
+      `${rate(floorBefore)}; again after the path: ${rate(floorAfter)}`,
+  );
+  console.log(
+    `delivery path alone (${DRAINED} queued deliveries drained by one server process): ${rate(drained)}  ` +
+      `(target ≥ 8,000/s) = ${((100 * drained.perSecond) / floorRate).toFixed(0)}% of the floor's mean`,
+  );
+  console.log('  (floor and path timed alike: first to last receipt at the receiver)');
   console.log(
     '  (end-to-end rates include committing the events, from 20 writers in this process, and dispatching them)',
   );

@@ -14,6 +14,7 @@ import { Migration20261125112913_registry } from './Migration20261125112913_regi
 import { Migration20261125113810_partners_mail } from './Migration20261125113810_partners_mail.ts';
 import { Migration20261125122054_sign_in_events } from './Migration20261125122054_sign_in_events.ts';
 import { Migration20261125133720_registry_created_at_index } from './Migration20261125133720_registry_created_at_index.ts';
+import { Migration20261125135657_webhook_claim_index } from './Migration20261125135657_webhook_claim_index.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -36,4 +37,5 @@ export const migrationsList = [
     name: 'Migration20261125133720_registry_created_at_index',
     class: Migration20261125133720_registry_created_at_index,
   },
+  { name: 'Migration20261125135657_webhook_claim_index', class: Migration20261125135657_webhook_claim_index },
 ];

@@ -47,6 +47,7 @@ const configSchema = z
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes, base64')
       .optional(),
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
     COVER_ART_PROVIDER: z.enum(['procedural', 'gemini', 'none']).default('procedural'),
     GEMINI_API_KEY: z.string().min(1).optional(),
     GEMINI_IMAGE_MODEL: z

@@ -24,7 +24,7 @@ import { startRegistryIndexer } from './registry-indexer.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
 export interface BackgroundDeps {
-  config: Pick<AppConfig, 'SANDBOX_STEP_SECONDS' | 'WEBHOOK_TIMEOUT_SECONDS'>;
+  config: Pick<AppConfig, 'SANDBOX_STEP_SECONDS' | 'WEBHOOK_TIMEOUT_SECONDS' | 'WEBHOOK_CONCURRENCY'>;
   orm: MikroORM;
   logger: Logger;
   scratch: Scratch;
@@ -85,24 +85,19 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     onQueued: () => webhookWork.wake(),
     onDispatched: (result) => deps.metrics.countWebhookDeliveriesCreated(result),
   });
-  // Two workers, so one round's slowest receiver never leaves the connection idle; each sends up to
-  // 50 deliveries at once (SKIP LOCKED keeps them, and other processes, off each other's rows).
-  const webhookWorkers = [1, 2].map(() =>
-    startDeliveryWorker({
-      wakeup: webhookWork,
-      orm: deps.orm,
-      outbound: deps.webhookOutbound,
-      secretKey: deps.webhookSecretKey,
-      logger: deps.logger,
-      timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
-      batch: 50,
-      onRound: (result) => deps.metrics.countWebhookAttempts(result),
-    }),
-  );
+  // One pipeline per process keeps WEBHOOK_CONCURRENCY POSTs in flight (SKIP LOCKED claims keep it
+  // and other processes off each other's rows).
+  const stopWebhookWorker = startDeliveryWorker({
+    wakeup: webhookWork,
+    orm: deps.orm,
+    outbound: deps.webhookOutbound,
+    secretKey: deps.webhookSecretKey,
+    logger: deps.logger,
+    timeoutSeconds: deps.config.WEBHOOK_TIMEOUT_SECONDS,
+    concurrency: deps.config.WEBHOOK_CONCURRENCY,
+    onRound: (result) => deps.metrics.countWebhookAttempts(result),
+  });
   const removeGauges = addBackgroundGauges(deps, jobs.boss);
-  const stopWebhooks = async () => {
-    await Promise.all(webhookWorkers.map((stop) => stop()));
-  };
   return async () => {
     for (const remove of removeGauges) remove();
     stopSweeper();
@@ -113,7 +108,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
       stopReloads(),
       stopMail(),
       dispatcher.stop(),
-      stopWebhooks(),
+      stopWebhookWorker(),
       stopIndexer(),
     ]);
     await jobs.stop();

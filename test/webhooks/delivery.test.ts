@@ -3,13 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { deliverDue, RETRY_BACKOFF_SECONDS } from '../../src/domains/webhooks/deliver.ts';
 import { listDeliveries, redeliver } from '../../src/domains/webhooks/deliveries.ts';
-import { DUPLICATE_WINDOW_SECONDS, dispatchEvent } from '../../src/domains/webhooks/dispatch.ts';
+import { startDeliveryWorker } from '../../src/domains/webhooks/delivery-worker.ts';
+import {
+  DUPLICATE_WINDOW_SECONDS,
+  dispatchEvent,
+  dispatchEvents,
+} from '../../src/domains/webhooks/dispatch.ts';
 import { createEndpoint, listEndpoints, updateEndpoint } from '../../src/domains/webhooks/endpoints.ts';
 import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
 import { deliveryView } from '../../src/domains/webhooks/views.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import type { AppError } from '../../src/platform/errors.ts';
 import type { OutboundClient } from '../../src/platform/http/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { accountWithToken } from '../support/factories.ts';
 import {
   LOOPBACK_OK,
@@ -376,5 +382,62 @@ describe('webhook delivery', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('webhook delivery worker (pipeline)', () => {
+  /** Runs a worker with `concurrency` in flight until `done` holds. */
+  async function runWorker(concurrency: number, done: () => Promise<boolean>) {
+    const logger = createLogger('silent');
+    const stop = startDeliveryWorker({
+      orm: orm(),
+      outbound,
+      secretKey,
+      logger,
+      clock,
+      timeoutSeconds: 5,
+      concurrency,
+    });
+    try {
+      await expect.poll(done, { timeout: 20_000, interval: 50 }).toBe(true);
+    } finally {
+      await stop();
+    }
+  }
+
+  it('drains a burst with a bounded number in flight over kept-alive connections, each sent and recorded once', async () => {
+    const { accountId, endpointId, secret, path } = await setup();
+    const events = Array.from({ length: 300 }, () => publishedEvent(accountId));
+    expect(await dispatchEvents(orm().em.fork(), events, clock.now())).toEqual({
+      queued: 300,
+      suppressed: 0,
+    });
+    const connectionsBefore = receiver.connections();
+    await runWorker(8, async () => (await deliveriesOf(endpointId)).every((d) => d.status === 'succeeded'));
+    const hits = receiver.at(path);
+    expect(new Set(hits.map((hit) => String(hit.headers['x-svc-delivery']))).size).toBe(300);
+    expect(hits).toHaveLength(300);
+    // Connections are kept alive and reused: at most one per slot, not one per delivery.
+    expect(receiver.connections() - connectionsBefore).toBeLessThanOrEqual(8);
+    for (const hit of hits.slice(0, 20)) {
+      expect(await verify(secret, hit.body, String(hit.headers['x-svc-signature']))).toBe(true);
+    }
+    const rows = await deliveriesOf(endpointId);
+    expect(
+      rows.every((row) => row.attempts === 1 && row.responseStatus === 200 && row.nextAttemptAt === null),
+    ).toBe(true);
+  });
+
+  it('records failures beside successes: a 500 is scheduled for a retry in 30 s, the successes are final', async () => {
+    const ok = await setup();
+    const failing = await setup({ statuses: [500] });
+    const events = [publishedEvent(ok.accountId), publishedEvent(failing.accountId)];
+    await dispatchEvents(orm().em.fork(), events, clock.now());
+    await runWorker(4, async () => (await deliveriesOf(failing.endpointId))[0]?.attempts === 1);
+    const [failed] = await deliveriesOf(failing.endpointId);
+    expect(failed).toMatchObject({ status: 'pending', responseStatus: 500, lastError: 'HTTP 500' });
+    expect(failed!.nextAttemptAt).toEqual(new Date(clock.now().getTime() + RETRY_BACKOFF_SECONDS[0] * 1000));
+    const [succeeded] = await deliveriesOf(ok.endpointId);
+    expect(succeeded).toMatchObject({ status: 'succeeded', attempts: 1, responseStatus: 200 });
   });
 });

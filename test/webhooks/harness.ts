@@ -36,6 +36,8 @@ export interface Receiver {
   /** The PEM certificate the receiver serves (trust it with `extraCaCertificates`). */
   cert: string;
   received: ReceivedRequest[];
+  /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections(): number;
   /** `https://hooks.test:<port><path>`. */
   url(pathname: string): string;
   /** Status codes a path answers with, in turn; the last one repeats. Default 200. */
@@ -78,12 +80,15 @@ export async function startReceiver(): Promise<Receiver> {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     port,
     cert,
     received,
+    connections: () => connections,
     url: (pathname) => `https://${RECEIVER_HOST}:${port}${pathname}`,
     respond: (pathname, statuses) => plans.set(pathname, [...statuses]),
     at: (pathname) => received.filter((r) => r.path === pathname),

@@ -3,9 +3,16 @@ import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { type DeliverResult, deliverDue } from './deliver.ts';
+import { type ClaimedDelivery, claimDue } from './claim.ts';
+import { type DeliverResult, leaseUntil, recordSent } from './deliver.ts';
+import type { Sent } from './record.ts';
+import { secretOpener, sendDelivery } from './send.ts';
 
 const IDLE_MS = 250;
+/** Deliveries in flight per worker by default (the server sets WEBHOOK_CONCURRENCY). */
+export const DELIVERY_CONCURRENCY = 64;
+/** Outcomes recorded per statement at most. */
+const RECORD_BATCH = 500;
 
 export interface DeliveryWorkerOptions {
   orm: MikroORM;
@@ -15,53 +22,111 @@ export interface DeliveryWorkerOptions {
   clock?: Clock;
   /** The outbound client's timeout (claim lease); default 30 s. */
   timeoutSeconds?: number;
-  /** Deliveries sent concurrently per round (default 10). */
-  batch?: number;
+  /** Deliveries in flight at most (default DELIVERY_CONCURRENCY). */
+  concurrency?: number;
   /** Woken when deliveries are queued (idle polls are the safety net). */
   wakeup?: Wakeup;
-  /** Hears each round's outcomes (metrics). */
+  /** Hears outcomes as they are recorded (metrics). */
   onRound?: (result: DeliverResult) => void;
 }
 
 /**
- * Polls for due webhook deliveries (at most 250 ms apart when idle, at once after a busy round).
- * Any number of workers may run, in any number of processes (SKIP LOCKED claims).
+ * Sends due webhook deliveries as a pipeline: it keeps up to `concurrency` POSTs in flight, claiming
+ * (one statement, SKIP LOCKED) as many rows as there are free slots once a quarter of them are free,
+ * and records outcomes in batches while the next ones are sent. Polls at most 250 ms apart when idle.
+ * Any number of workers may run, in any number of processes.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promise<void> {
   const clock = options.clock ?? systemClock;
-  let stopped = false;
+  const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
+  const timeoutSeconds = options.timeoutSeconds ?? 30;
   const wakeup = options.wakeup ?? createWakeup();
-  let running: Promise<void> = Promise.resolve();
+  const sendDeps = {
+    outbound: options.outbound,
+    secretKey: options.secretKey,
+    openSecret: secretOpener(options.secretKey),
+  };
+  let stopped = false;
+  let inFlight = 0;
+  let slotFreed: (() => void) | null = null;
+
+  const recorder = outcomeRecorder(options, clock);
+
+  const send = (row: ClaimedDelivery) => {
+    inFlight++;
+    void sendDelivery(row, sendDeps).then((outcome) => {
+      inFlight--;
+      recorder.add({ row, outcome });
+      slotFreed?.();
+    });
+  };
+
+  /** Resolves once at least `free` slots are free. */
+  const slots = async (free: number) => {
+    while (concurrency - inFlight < free) {
+      await new Promise<void>((resolve) => {
+        slotFreed = resolve;
+      });
+      slotFreed = null;
+    }
+  };
 
   const loop = async () => {
     while (!stopped) {
-      await round();
+      await slots(inFlight === 0 ? 1 : Math.max(1, Math.floor(concurrency / 4)));
+      if (stopped) break;
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        const now = clock.now();
+        claimed = await claimDue(
+          options.orm.em.fork(),
+          now,
+          concurrency - inFlight,
+          leaseUntil(now, timeoutSeconds),
+        );
+      } catch (err) {
+        options.logger.error({ err }, 'webhook delivery worker');
+      }
+      for (const row of claimed) send(row);
+      if (claimed.length === 0 && !stopped) await wakeup.sleep(IDLE_MS);
     }
+    await slots(concurrency);
+    await recorder.drain();
   };
-  const round = async () => {
-    let sleep = IDLE_MS;
-    try {
-      const result = await deliverDue(
-        options.orm.em.fork(),
-        {
-          outbound: options.outbound,
-          secretKey: options.secretKey,
-          now: clock.now(),
-          timeoutSeconds: options.timeoutSeconds ?? 30,
-        },
-        options.batch ?? 10,
-      );
-      options.onRound?.(result);
-      if (result.claimed > 0) sleep = 0;
-    } catch (err) {
-      options.logger.error({ err }, 'webhook delivery worker');
-    }
-    if (!stopped && sleep > 0) await wakeup.sleep(sleep);
-  };
-  running = loop();
+  const running = loop();
   return async () => {
     stopped = true;
     wakeup.wake();
+    slotFreed?.();
     await running;
+  };
+}
+
+/** Batches outcomes: one recording at a time, taking everything that arrived meanwhile. */
+function outcomeRecorder(options: DeliveryWorkerOptions, clock: Clock) {
+  const pending: Sent[] = [];
+  let recording: Promise<void> | null = null;
+
+  const record = async () => {
+    while (pending.length > 0) {
+      const batch = pending.splice(0, RECORD_BATCH);
+      try {
+        const result = await recordSent(options.orm.em.fork(), batch, clock.now());
+        options.onRound?.({ ...result, claimed: batch.length });
+      } catch (err) {
+        // The rows stay leased and are sent again when the lease ends (at-least-once).
+        options.logger.error({ err }, 'webhook delivery outcomes');
+      }
+    }
+    recording = null;
+  };
+  return {
+    add(sent: Sent) {
+      pending.push(sent);
+      recording ??= record();
+    },
+    async drain() {
+      while (recording) await recording;
+    },
   };
 }

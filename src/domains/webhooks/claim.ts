@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A delivery claimed for sending, with what the POST needs. */
+export interface ClaimedDelivery {
+  id: string;
+  endpoint_id: string;
+  url: string;
+  secret_sealed: string;
+  event_type: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries in ONE statement (no explicit transaction): due rows are locked
+ * with FOR UPDATE SKIP LOCKED, so claimers in any number of processes never take the same row, and
+ * leased by moving `next_attempt_at` to `leaseUntil` — a worker that dies mid-request leaves the row
+ * to be retried then (at-least-once). Due rows of a disabled endpoint are closed as failed in the
+ * same statement, without sending (and without counting). The partial index of pending rows by
+ * (next_attempt_at, event_cursor) lets it read just its LIMIT rows, however many are due.
+ */
+export async function claimDue(
+  em: EntityManager,
+  now: Date,
+  limit: number,
+  leaseUntil: Date,
+): Promise<ClaimedDelivery[]> {
+  return em.execute<ClaimedDelivery[]>(
+    `with due as (
+       select d.id, d.endpoint_id from webhook_deliveries d
+        where d.status = 'pending' and d.next_attempt_at <= ?
+        order by d.next_attempt_at, d.event_cursor limit ? for update skip locked
+     ), closed as (
+       update webhook_deliveries d set status = 'failed', next_attempt_at = null,
+              last_error = 'The endpoint is disabled; not sent.'
+         from due join webhook_endpoints e on e.id = due.endpoint_id
+        where d.id = due.id and not e.active
+     )
+     update webhook_deliveries d set next_attempt_at = ?
+       from due join webhook_endpoints e on e.id = due.endpoint_id
+      where d.id = due.id and e.active
+      returning d.id, d.endpoint_id, e.url, e.secret_sealed, d.event_type, d.payload, d.attempts`,
+    [now, limit, leaseUntil],
+  );
+}
