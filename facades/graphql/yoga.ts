@@ -140,6 +140,14 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const normalise = (errors: readonly GraphQLError[]) => errors.map((e) => normaliseError(e, app.logger));
   const fanOut = createFanOut(normalise);
+  /** Errors sent over graphql-ws count in the metrics by type, as answers over HTTP do. */
+  const counted = (errors: ReturnType<typeof normalise>) => {
+    for (const error of errors) {
+      const type = errorTypeOf(error);
+      app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
+    }
+    return errors;
+  };
   useServer<Record<string, unknown> | undefined>(
     {
       schema: getSchema(),
@@ -161,11 +169,18 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
       onConnect: async (ctx) => {
         try {
           await authenticate(app, connectionToken(ctx.connectionParams));
-          return true;
         } catch {
           return false;
         }
+        app.metrics.graphqlWsConnection(1);
+        return true;
       },
+      onDisconnect: () => app.metrics.graphqlWsConnection(-1),
+      onOperation: (_ctx, _id, _payload, args) => {
+        const operation = getOperationAST(args.document, args.operationName ?? undefined);
+        app.metrics.graphqlWsOperationStarted(operation?.operation ?? 'subscription');
+      },
+      onComplete: () => app.metrics.graphqlWsOperationEnded(),
       onSubscribe: (_ctx, _id, payload) => {
         let document: DocumentNode;
         try {
@@ -177,8 +192,8 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
         return refused ? normalise([refused]) : undefined;
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: normalise(result.errors) } : result,
-      onError: (_ctx, _id, _payload, errors) => normalise(errors),
+        result.errors ? { ...result, errors: counted(normalise(result.errors)) } : result,
+      onError: (_ctx, _id, _payload, errors) => counted(normalise(errors)),
     },
     wss,
   );

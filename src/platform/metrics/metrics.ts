@@ -54,6 +54,9 @@ export class Metrics {
   readonly #graphql = new Map<string, RequestMetric>();
   #graphqlOther: RequestMetric | undefined;
   readonly #caches: CacheStats[] = [];
+  readonly #wsOperations: Counter<'type'>;
+  readonly #wsOpen: Gauge;
+  readonly #wsConnections: Gauge;
 
   constructor(options: { onCollectError?: (family: string, error: unknown) => void } = {}) {
     this.#onCollectError = options.onCollectError ?? (() => {});
@@ -87,6 +90,22 @@ export class Metrics {
       name: 'tributary_webhook_delivery_attempts_total',
       help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, will retry) or failed (no retry left).',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.#wsOperations = new Counter({
+      name: 'tributary_graphql_ws_operations_total',
+      help: 'Operations started over graphql-ws (WebSocket), by type (query, mutation, subscription).',
+      labelNames: ['type'],
+      registers,
+    });
+    this.#wsOpen = new Gauge({
+      name: 'tributary_graphql_ws_open_operations',
+      help: 'graphql-ws operations running now (live subscriptions, mostly).',
+      registers,
+    });
+    this.#wsConnections = new Gauge({
+      name: 'tributary_graphql_ws_connections',
+      help: 'graphql-ws connections acknowledged and still open.',
       registers,
     });
     const caches = this.#caches;
@@ -148,6 +167,21 @@ export class Metrics {
       this.#graphqlOther = other;
     }
     return other;
+  }
+
+  /** A graphql-ws connection acknowledged (+1) or gone (-1). */
+  graphqlWsConnection(change: 1 | -1): void {
+    this.#wsConnections.inc(change);
+  }
+
+  /** A graphql-ws operation started; `graphqlWsOperationEnded` when it completes (each start ends once). */
+  graphqlWsOperationStarted(type: 'query' | 'mutation' | 'subscription'): void {
+    this.#wsOperations.inc({ type });
+    this.#wsOpen.inc();
+  }
+
+  graphqlWsOperationEnded(): void {
+    this.#wsOpen.dec();
   }
 
   countError(surface: ErrorSurface, type: ErrorType): void {
