@@ -8,6 +8,18 @@ import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import type { RuleContext } from './rules/engine/types.ts';
 
+function oncePerUrl<T>(run: (fileUrl: string) => Promise<T>): (fileUrl: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  return (fileUrl) => {
+    let found = started.get(fileUrl);
+    if (!found) {
+      found = run(fileUrl);
+      started.set(fileUrl, found);
+    }
+    return found;
+  };
+}
+
 /**
  * Binds the rules engine's lookups to one account (files are looked up through their owner). With
  * `audio`, a file's AI verdict that is not cached yet is detected (quote and submit price with it).
@@ -17,20 +29,26 @@ export function ruleContextFor(
   accountId: string,
   options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
-  const files = new Map<string, Promise<StoredFile | null>>();
-  const file = (fileUrl: string) => {
-    let found = files.get(fileUrl);
-    if (!found) {
-      found = findOwnedFile(em, accountId, fileUrl).catch(() => null);
-      files.set(fileUrl, found);
-    }
-    return found;
-  };
+  const file = oncePerUrl(
+    (fileUrl): Promise<StoredFile | null> => findOwnedFile(em, accountId, fileUrl).catch(() => null),
+  );
   const analysis = async (fileUrl: string, kind: 'ai_detection' | 'registry_match') => {
     const stored = await file(fileUrl);
     if (!stored) return null;
     return em.findOne(AudioAnalysis, { file: stored, kind });
   };
+  // The rules and the pricing both ask for every track's verdict: one lookup per distinct file.
+  const aiDetection = oncePerUrl(async (fileUrl): Promise<{ containsAi: boolean } | null> => {
+    const audio = options.audio;
+    if (audio) {
+      const stored = await file(fileUrl);
+      if (stored?.store !== 'audio') return null;
+      const result = await aiDetectionOf({ ...audio, em }, stored);
+      return { containsAi: result.status === 'ok' && result.containsAi };
+    }
+    const found = await analysis(fileUrl, 'ai_detection');
+    return found ? { containsAi: found.result.containsAi === true } : null;
+  });
   const otherRelease = options.releaseId ? { $ne: options.releaseId } : { $ne: null };
   return {
     now: options.now ?? new Date(),
@@ -47,17 +65,7 @@ export function ruleContextFor(
     isrcInUse: async (isrc) =>
       (await em.count(ReleaseTrack, { isrc, release: { id: otherRelease, status: 'submitted' } })) > 0,
     upcInUse: async (upc) => (await em.count(Release, { upc, id: otherRelease, status: 'submitted' })) > 0,
-    aiDetection: async (fileUrl) => {
-      const audio = options.audio;
-      if (audio) {
-        const stored = await file(fileUrl);
-        if (stored?.store !== 'audio') return null;
-        const result = await aiDetectionOf({ ...audio, em }, stored);
-        return { containsAi: result.status === 'ok' && result.containsAi };
-      }
-      const found = await analysis(fileUrl, 'ai_detection');
-      return found ? { containsAi: found.result.containsAi === true } : null;
-    },
+    aiDetection,
     registryMatch: async (fileUrl) => {
       const found = await analysis(fileUrl, 'registry_match');
       if (!found) return null;
