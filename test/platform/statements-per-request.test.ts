@@ -62,13 +62,13 @@ describe('SQL statements per request on the hot reads', () => {
 });
 
 describe('SQL statements per submit', () => {
-  // Before the transaction: the Idempotency-Key, the cover and the audio file, the audio's cached AI
-  // verdict and registry match (once per distinct file, whatever the track count). In it: begin, the
+  // Before the transaction: the Idempotency-Key, the cover and the audio file (one statement), the
+  // audio's cached AI verdict and registry match (once per distinct file, whatever the track count). In it: begin, the
   // balance move with the reload claim, one INSERT each for the ledger row, the key, the release, the
   // deliveries, the release job, the artists, the tracks and the snapshot, the delivery wake-up job,
   // commit. docs/performance.md ("Write paths: submit") explains each.
   it.each([2, 20])(
-    'POST /v1/releases with %i tracks and an Idempotency-Key runs 17 statements',
+    'POST /v1/releases with %i tracks and an Idempotency-Key runs 16 statements',
     async (tracks) => {
       const requestId = `submit-${tracks}-${Date.now()}`;
       const answer = await request(app().url, 'POST', '/v1/releases', {
@@ -77,7 +77,7 @@ describe('SQL statements per submit', () => {
         headers: { 'x-request-id': requestId, 'idempotency-key': requestId },
       });
       expect(answer.status).toBe(201);
-      expect(sql.count(requestId)).toBe(17);
+      expect(sql.count(requestId)).toBe(16);
     },
   );
 });

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AudioAnalysis } from '../audio/audio-analysis.entity.ts';
 import type { AudioDeps } from '../audio/audio-deps.ts';
 import { aiDetectionOf } from '../audio/detect-ai.ts';
-import { findOwnedFile } from '../uploads/find-file.ts';
+import { findOwnedFiles } from '../uploads/find-file.ts';
 import type { StoredFile } from '../uploads/stored-file.entity.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
@@ -21,6 +21,31 @@ function oncePerUrl<T>(run: (fileUrl: string) => Promise<T>): (fileUrl: string) 
 }
 
 /**
+ * The caller's files by `fileUrl`, null where not the caller's: the lookups asked in one turn of the
+ * event loop (the rules ask for the cover and every track's audio at once) share one statement.
+ */
+function filesInOneStatement(
+  em: EntityManager,
+  accountId: string,
+): (fileUrl: string) => Promise<StoredFile | null> {
+  let batch: { fileUrl: string; resolve: (file: StoredFile | null) => void }[] = [];
+  const lookUp = async () => {
+    const asked = batch;
+    batch = [];
+    const files = await findOwnedFiles(
+      em,
+      asked.map(({ fileUrl }) => ({ accountId, fileUrl })),
+    ).catch(() => asked.map(() => null));
+    asked.forEach(({ resolve }, index) => resolve(files[index] ?? null));
+  };
+  return (fileUrl) =>
+    new Promise((resolve) => {
+      if (batch.length === 0) queueMicrotask(() => void lookUp());
+      batch.push({ fileUrl, resolve });
+    });
+}
+
+/**
  * Binds the rules engine's lookups to one account (files are looked up through their owner). With
  * `audio`, a file's AI verdict that is not cached yet is detected (quote and submit price with it).
  */
@@ -29,9 +54,7 @@ export function ruleContextFor(
   accountId: string,
   options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
-  const file = oncePerUrl(
-    (fileUrl): Promise<StoredFile | null> => findOwnedFile(em, accountId, fileUrl).catch(() => null),
-  );
+  const file = oncePerUrl(filesInOneStatement(em, accountId));
   const analysis = async (fileUrl: string, kind: 'ai_detection' | 'registry_match') => {
     const stored = await file(fileUrl);
     if (!stored) return null;
