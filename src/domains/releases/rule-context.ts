@@ -36,7 +36,7 @@ function filesInOneStatement(
       em,
       asked.map(({ fileUrl }) => ({ accountId, fileUrl })),
     ).catch(() => asked.map(() => null));
-    asked.forEach(({ resolve }, index) => resolve(files[index] ?? null));
+    for (const [index, { resolve }] of asked.entries()) resolve(files[index] ?? null);
   };
   return (fileUrl) =>
     new Promise((resolve) => {
