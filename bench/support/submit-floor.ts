@@ -37,8 +37,8 @@ function insertRows(table: string, columns: string[], rows: unknown[][]): [strin
 /**
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
  * statements the submit runs (docs/performance.md, "Write paths: submit"), in the same order, writing
- * the same rows and payload sizes. The reads first (key, cover, audio file, its two cached analyses),
- * then one transaction: the balance move with the reload claim, one INSERT per table, the delivery
+ * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
+ * the audio's two cached analyses), then one transaction: the balance move with the reload claim, one INSERT per table, the delivery
  * wake-up job (pg-boss's own statement), commit. Returns the number of statements it sent.
  */
 export function submitFloor(pool: pg.Pool) {
@@ -65,9 +65,12 @@ export function submitFloor(pool: pg.Pool) {
       accountId,
       key,
     ]);
-    const fileSql = 'select * from stored_files where account_id = $1 and store = $2 and name = $3 limit 1';
-    await query(fileSql, [accountId, cover.store, cover.name]);
-    const file = (await query(fileSql, [accountId, audio.store, audio.name])).rows[0] as { id: string };
+    const files = await query(
+      `select * from stored_files
+        where (account_id = $1 and store = $2 and name = $3) or (account_id = $1 and store = $4 and name = $5)`,
+      [accountId, cover.store, cover.name, audio.store, audio.name],
+    );
+    const file = (files.rows as { id: string; store: string }[]).find((row) => row.store === 'audio')!;
     const analysisSql = 'select * from audio_analyses where file_id = $1 and kind = $2 limit 1';
     await query(analysisSql, [file.id, 'ai_detection']);
     await query(analysisSql, [file.id, 'registry_match']);
