@@ -3,6 +3,7 @@ const BENCHES: Record<string, string> = {
   me: './me.ts',
   uploads: './uploads.ts',
   releases: './releases.ts',
+  submit: './submit.ts',
   'release-list': './release-list.ts',
   'hot-paths': './hot-paths.ts',
   events: './events.ts',

@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 
 export interface Measurement {
   name: string;
@@ -10,7 +10,14 @@ export interface Measurement {
 
 export async function measureHttp(
   name: string,
-  options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  options: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    /** Changes each request before it is sent (headers, body): many accounts, unique keys. */
+    setupRequest?: (request: Request) => Request;
+  },
   seconds: number,
   connections: number,
 ): Promise<Measurement> {
@@ -19,6 +26,7 @@ export async function measureHttp(
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     ...(options.body ? { body: options.body } : {}),
+    ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest }] } : {}),
     connections,
     duration: seconds,
   });

@@ -114,6 +114,21 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
+export type BenchAccount = BenchApp['account'];
+
+/** An account with a bearer token (scope svc:mcp, no expiry) and, when asked, credits. */
+export async function benchAccount(orm: MikroORM, email: string, credits = 0): Promise<BenchAccount> {
+  const account = await createAccount(orm.em.fork(), { email, firstName: 'Bench' });
+  const { token, record } = await issueToken(orm.em.fork(), {
+    accountId: account.id,
+    name: 'bench',
+    scopes: ['svc:mcp'],
+    expires: 'none',
+  });
+  if (credits) await grantCredits(orm.em.fork(), { accountId: account.id, credits });
+  return { accountId: account.id, email: account.email, token, tokenId: record.id };
+}
+
 /**
  * A fresh, migrated database with one account (and its token and credits), and the real server started
  * on it as a child process (`npm start`'s entry point) knowing its own public URL.
@@ -125,20 +140,13 @@ export async function benchApp(
   const databaseUrl = await freshDatabase(name);
   const orm = await MikroORM.init(ormConfig(databaseUrl, 12));
   await migrateToLatest(orm, databaseUrl);
-  const account = await createAccount(orm.em.fork(), { email: `${name}@example.com`, firstName: 'Bench' });
-  const { token, record } = await issueToken(orm.em.fork(), {
-    accountId: account.id,
-    name: 'bench',
-    scopes: ['svc:mcp'],
-    expires: 'none',
-  });
-  if (options.credits) await grantCredits(orm.em.fork(), { accountId: account.id, credits: options.credits });
+  const account = await benchAccount(orm, `${name}@example.com`, options.credits);
   const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   const app = await startServer(databaseUrl, dataDir, options.env);
   return {
     databaseUrl,
     orm,
-    account: { accountId: account.id, email: account.email, token, tokenId: record.id },
+    account,
     app,
     dataDir,
     close: async () => {

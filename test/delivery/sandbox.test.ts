@@ -200,7 +200,7 @@ describe('sandbox distributor', () => {
     expect(live.fallback).toBeUndefined();
   });
 
-  it('assigns UPC and missing ISRCs, keeps given ones, stores an ERN per store, idempotent', async () => {
+  it('assigns UPC and missing ISRCs, keeps given ones, stores an ERN per store when sent, idempotent', async () => {
     const { releaseId, result, clock } = await enqueued({
       storeIds: [301, 307, 319],
       trackCount: 3,
@@ -220,13 +220,19 @@ describe('sandbox distributor', () => {
       expect.stringMatching(/^XXTRB26\d{5}$/),
     ]);
 
-    const deliveries = await deliveriesOf(orm(), releaseId);
+    const queued = await deliveriesOf(orm(), releaseId);
     expect(
-      deliveries.map((d) => [d.storeId, d.status, d.statusText, d.ugcPolicy, d.nextStepAt?.toISOString()]),
+      queued.map((d) => [d.storeId, d.status, d.statusText, d.ugcPolicy, d.nextStepAt?.toISOString()]),
     ).toEqual([
       [301, 'queued', 'Queued', null, '2026-01-05T09:01:00.000Z'],
       [319, 'queued', 'Queued', 'monetize', '2026-01-05T09:01:00.000Z'],
     ]);
+    // The message is built when the store is sent the release (its first step), in that step's
+    // transaction; the submission's transaction only writes the schedule.
+    expect(queued.map((d) => d.ddexMessage)).toEqual([null, null]);
+    await tick(orm(), clock);
+    const deliveries = await deliveriesOf(orm(), releaseId);
+    expect(deliveries.map((d) => d.status)).toEqual(['in_inspection', 'in_inspection']);
     for (const delivery of deliveries) {
       const { texts } = walkXml(delivery.ddexMessage!);
       expect(texts.get('ern:NewReleaseMessage/ReleaseList/Release/ReleaseId/ICPN')).toEqual([release.upc]);

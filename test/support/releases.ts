@@ -6,15 +6,17 @@ import type { AccountFixture } from './factories.ts';
 import { request } from './http.ts';
 import { imageBytes, makeWav } from './media.ts';
 
-let wav: Buffer | undefined;
+let wav: Promise<Buffer> | undefined;
 
-async function wavBytes(): Promise<Buffer> {
-  if (!wav) {
+/** The fixture WAV, made once per process (concurrent callers share the one being made). */
+function wavBytes(): Promise<Buffer> {
+  wav ??= (async () => {
     const file = path.join(tmpdir(), `release-fixture-${process.pid}.wav`);
     await makeWav(file, 1);
-    wav = await readFile(file);
+    const bytes = await readFile(file);
     await rm(file, { force: true });
-  }
+    return bytes;
+  })();
   return wav;
 }
 

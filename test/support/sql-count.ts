@@ -1,17 +1,26 @@
 import pg from 'pg';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
 
+/** The commit's announcement to the other processes (cache invalidation), sent after the response. */
+export const COMMIT_ANNOUNCEMENT = /^select pg_notify\(/;
+
 /**
  * Counts the SQL statements each HTTP request sends, by its request id: every pooled connection is a
  * pg.Client, and the request scope follows the query into the driver. A measurement, not a stand-in:
- * the statements still run.
+ * the statements still run. Statements matching `ignore` are not counted.
  */
-export function countStatementsByRequest(): { count(requestId: string): number; stop(): void } {
+export function countStatementsByRequest(options: { ignore?: RegExp } = {}): {
+  count(requestId: string): number;
+  stop(): void;
+} {
   const counts = new Map<string, number>();
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const requestId = currentRequestId();
-    if (requestId) counts.set(requestId, (counts.get(requestId) ?? 0) + 1);
+    const sql = args[0] as string | { text?: string } | undefined;
+    const text = typeof sql === 'string' ? sql : (sql?.text ?? '');
+    if (requestId && !options.ignore?.test(text.trim()))
+      counts.set(requestId, (counts.get(requestId) ?? 0) + 1);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   return {

@@ -26,24 +26,11 @@ export const autoReloadQueue: QueueDefinition = {
 };
 
 /**
- * Called with every debit, in its transaction: when auto-reload is on and the balance is now at or
- * below the threshold, claims the account's one reload slot (`in_flight_since`) and enqueues the job,
- * both committing with the debit. A second debit while a reload is in flight claims nothing.
+ * Enqueues the reload for an account whose debit just claimed its reload slot (`in_flight_since`, set
+ * by the debit's own statement in post-ledger-entry.ts when auto-reload is on and the balance is now at
+ * or below the threshold); both commit with the debit.
  */
-export async function triggerAutoReloadIfDue(
-  em: EntityManager,
-  accountId: string,
-  balanceAfter: number,
-): Promise<boolean> {
-  const claimed = await em.execute<{ account_id: string }[]>(
-    `update auto_reload_settings set in_flight_since = now()
-      where account_id = ? and enabled and ? <= threshold_credits
-        and (in_flight_since is null or in_flight_since < now() - make_interval(secs => ?))
-      returning account_id`,
-    [accountId, balanceAfter, IN_FLIGHT_TIMEOUT_SECONDS],
-  );
-  if (claimed.length === 0) return false;
+export async function enqueueAutoReload(em: EntityManager, accountId: string): Promise<void> {
   const data: AutoReloadJobData = { accountId };
   await sendInTransaction(em, AUTO_RELOAD_QUEUE, data);
-  return true;
 }

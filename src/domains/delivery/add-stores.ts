@@ -9,7 +9,6 @@ import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';
 import { emitStoresAdded } from './events.ts';
 import { addStep, settleJob } from './job.ts';
 import { lockSubmittedRelease } from './lock-release.ts';
-import { loadContent, messageFor } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
@@ -47,7 +46,6 @@ export async function addStores(
     const job =
       (await tem.findOne(ReleaseJob, { release: release.id }, { refresh: true })) ??
       tem.create(ReleaseJob, { release, state: 'queued', steps: [], errors: [] });
-    const content = await loadContent(tem, release);
     const queued: Delivery[] = [];
     const skipped: SkippedStore[] = [];
     for (const storeId of [...new Set(storeIds)].sort((a, b) => a - b)) {
@@ -72,7 +70,8 @@ export async function addStores(
         reason: null,
         nextStepAt: dueAt,
         ugcPolicy: eligibility.ugcPolicy,
-        ddexMessage: messageFor(content, storeId, eligibility.ugcPolicy, now),
+        // Built anew when the store is sent the release (its first step).
+        ddexMessage: null,
         addedAfterDistribution: true,
         statusBeforeTakedown: null,
       };

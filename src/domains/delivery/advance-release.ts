@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Release } from '../releases/release.entity.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
+import { recordMessages } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { readControl } from './sandbox-control.ts';
 import { scheduleAdvance } from './schedule.ts';
@@ -23,7 +24,8 @@ const OFFLINE_RETRY_SECONDS = 5;
 /**
  * One release's step (the job handler, and each release of `advanceDue`), in one transaction: lock
  * the release, then its due deliveries, as distribute and takedown do (so nothing deadlocks), re-read
- * them under the lock, move each one step, recompute the aggregate and write the job record and
+ * them under the lock, move each one step (a store leaving `queued` is sent the release: its ERN
+ * message is built and kept now), recompute the aggregate and write the job record and
  * events; then schedule the release's next wake-up at its new earliest due step. A duplicate or early
  * job finds nothing due and only reschedules, so a store never moves twice.
  *
@@ -58,6 +60,8 @@ export async function advanceRelease(
     const moves = due
       .map((delivery) => step(delivery, release, control, now, stepSeconds))
       .filter((move): move is Move => move !== null);
+    const sent = moves.filter((move) => move.from === 'queued').map((move) => move.delivery);
+    await recordMessages(tem, release, sent, now);
     await settle(tem, release, job, deliveries, moves, now);
     await tem.flush();
     // Every writer of these rows holds the release lock, so the stepped entities are the rows as stored.

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AggregateStatus, Release } from '../releases/release.entity.ts';
+import type { ReleaseTrack } from '../releases/release-track.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { RecordedDelivery } from './recorded-delivery.ts';
 
@@ -64,8 +65,16 @@ export interface ReleaseDeliveryStatus {
  * distributor records (delivery rows, jobs, events) commits or rolls back with the request.
  */
 export interface Distributor {
-  /** Hands over a release just submitted, for its target stores (the release's selection). */
-  deliver(em: EntityManager, release: Release, at: Date): Promise<QueueResult>;
+  /**
+   * Hands over a release just submitted, for its target stores (the release's selection), with its
+   * tracks as the submission's transaction holds them (not written yet: one flush writes them all).
+   */
+  deliver(
+    em: EntityManager,
+    release: Release,
+    at: Date,
+    tracks: readonly ReleaseTrack[],
+  ): Promise<QueueResult>;
   /** More stores for a release already handed over. */
   addStores(em: EntityManager, release: Release, storeIds: readonly number[]): Promise<QueueResult>;
   takedown(em: EntityManager, release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_STORE_IDS, findStore } from '../catalog/stores.ts';
 import { Release } from '../releases/release.entity.ts';
+import type { ReleaseTrack } from '../releases/release-track.entity.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { QueueResult, SkippedStore } from './distributor.ts';
 import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';
 import { addError, addStep, settleJob } from './job.ts';
-import { loadContent, messageFor } from './release-content.ts';
+import { assignIdentifiers, tracksOf } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
@@ -18,22 +19,32 @@ export interface EnqueueResult extends QueueResult {
   created: boolean;
 }
 
+export interface EnqueueOptions extends EligibilityOptions {
+  storeIds?: readonly number[];
+  /**
+   * The tracks of a release the caller's transaction is submitting right now, not written yet: a first
+   * hand-over (no job to look for), and its rows, identifiers included, go out in one flush.
+   */
+  tracks?: readonly ReleaseTrack[];
+}
+
 /**
  * Hands a submitted release to the sandbox distributor: its background job and one queued delivery
- * per selected store (null selection = the default stores), each with its ERN message, due one step
- * from now. UPC and ISRCs are assigned here when the submission had none. Idempotent per release.
+ * per selected store (null selection = the default stores), due one step from now. UPC and ISRCs are
+ * assigned here when the submission had none. Each store's ERN message is built when the store is sent
+ * the release, at its first step (advance-release.ts). Idempotent per release.
  */
 export async function enqueueRelease(
   em: EntityManager,
   submitted: Release,
   clock: Clock,
   stepSeconds: number,
-  options: EligibilityOptions & { storeIds?: readonly number[] } = {},
+  options: EnqueueOptions = {},
 ): Promise<EnqueueResult> {
   return inTransaction(em, async (tem) => {
     // In the caller's transaction the release is the caller's own (maybe not yet flushed) entity.
     const release = tem === em ? submitted : await tem.findOneOrFail(Release, submitted.id);
-    const existing = await tem.findOne(ReleaseJob, { release: release.id });
+    const existing = options.tracks ? null : await tem.findOne(ReleaseJob, { release: release.id });
     if (existing) {
       const deliveries = await tem.find(Delivery, { release: release.id });
       return { job: existing, created: false, queued: deliveries.map((d) => d.storeId), skipped: [] };
@@ -42,7 +53,7 @@ export async function enqueueRelease(
     const dueAt = secondsAfter(now, stepSeconds);
     const job = tem.create(ReleaseJob, { release, state: 'queued', steps: [], errors: [] });
     const selected = [...new Set(options.storeIds ?? release.distributionStoreIds ?? DEFAULT_STORE_IDS)];
-    const content = await loadContent(tem, release);
+    assignIdentifiers(release, options.tracks ?? (await tracksOf(tem, release)));
     const queued: Delivery[] = [];
     const skipped: SkippedStore[] = [];
     for (const storeId of selected.sort((a, b) => a - b)) {
@@ -73,7 +84,7 @@ export async function enqueueRelease(
           reason: null,
           nextStepAt: dueAt,
           ugcPolicy: eligibility.ugcPolicy,
-          ddexMessage: messageFor(content, storeId, eligibility.ugcPolicy, now),
+          ddexMessage: null,
           addedAfterDistribution: false,
           statusBeforeTakedown: null,
         }),

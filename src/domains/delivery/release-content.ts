@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parseFileUrl } from '../../platform/storage/keys.ts';
 import { findStore } from '../catalog/stores.ts';
 import type { Release } from '../releases/release.entity.ts';
 import { ReleaseTrack } from '../releases/release-track.entity.ts';
-import { StoredFile } from '../uploads/stored-file.entity.ts';
+import { findOwnedFiles } from '../uploads/find-file.ts';
 import { buildNewReleaseMessage } from './ddex.ts';
+import type { Delivery } from './delivery.entity.ts';
 import { assignIsrc, assignUpc } from './identifiers.ts';
 
 /** What every store's message is built from: the tracks in order, with their identifiers assigned. */
@@ -29,21 +29,20 @@ export function assignIdentifiers(release: Release, tracks: readonly ReleaseTrac
   for (const track of tracks) track.isrc ??= assignIsrc(release.id, track.position, year);
 }
 
-/** Track durations from the stored audio files, where the platform knows them. */
+/** Track durations from the stored audio files, where the platform knows them (one statement). */
 async function durationsOf(em: EntityManager, release: Release, tracks: readonly ReleaseTrack[]) {
-  return Promise.all(
-    tracks.map(async (track) => {
-      const parsed = parseFileUrl(track.audioFileUrl);
-      if (!parsed || parsed.ownerId !== release.account.id || parsed.store !== 'audio') return null;
-      const file = await em.findOne(StoredFile, {
-        account: parsed.ownerId,
-        store: 'audio',
-        name: parsed.name,
-      });
-      const seconds = file?.media.durationSeconds;
-      return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null;
-    }),
+  const accountId = release.account.id;
+  const urls = [...new Set(tracks.map((track) => track.audioFileUrl))];
+  const files = await findOwnedFiles(
+    em,
+    urls.map((fileUrl) => ({ accountId, fileUrl })),
   );
+  const byUrl = new Map(urls.map((url, index) => [url, files[index]]));
+  return tracks.map((track) => {
+    const file = byUrl.get(track.audioFileUrl);
+    const seconds = file?.store === 'audio' ? file.media.durationSeconds : null;
+    return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null;
+  });
 }
 
 export async function loadContent(em: EntityManager, release: Release): Promise<ReleaseContent> {
@@ -68,4 +67,20 @@ export function messageFor(content: ReleaseContent, storeId: number, ugcPolicy: 
     createdAt: now,
     ugcPolicy,
   });
+}
+
+/**
+ * Builds the ERN message of each store the release is being sent to now (a store's first step, in
+ * that step's transaction) and keeps it on the store's delivery row.
+ */
+export async function recordMessages(
+  em: EntityManager,
+  release: Release,
+  sent: readonly Delivery[],
+  now: Date,
+): Promise<void> {
+  if (sent.length === 0) return;
+  const content = await loadContent(em, release);
+  for (const delivery of sent)
+    delivery.ddexMessage = messageFor(content, delivery.storeId, delivery.ugcPolicy ?? null, now);
 }

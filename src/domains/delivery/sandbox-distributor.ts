@@ -33,9 +33,10 @@ const ugcPoliciesOf = (release: Release) => ({ ugcPolicies: release.ugcPolicies 
 export function createSandboxDistributor(options: SandboxOptions): Distributor {
   const clock = options.clock ?? systemClock;
   return {
-    async deliver(em, release, at) {
+    async deliver(em, release, at, tracks) {
       const { queued, skipped } = await enqueueRelease(em, release, { now: () => at }, options.stepSeconds, {
         ...ugcPoliciesOf(release),
+        tracks,
       });
       return { queued, skipped };
     },

@@ -2,11 +2,48 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AudioAnalysis } from '../audio/audio-analysis.entity.ts';
 import type { AudioDeps } from '../audio/audio-deps.ts';
 import { aiDetectionOf } from '../audio/detect-ai.ts';
-import { findOwnedFile } from '../uploads/find-file.ts';
+import { findOwnedFiles } from '../uploads/find-file.ts';
 import type { StoredFile } from '../uploads/stored-file.entity.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import type { RuleContext } from './rules/engine/types.ts';
+
+function oncePerUrl<T>(run: (fileUrl: string) => Promise<T>): (fileUrl: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  return (fileUrl) => {
+    let found = started.get(fileUrl);
+    if (!found) {
+      found = run(fileUrl);
+      started.set(fileUrl, found);
+    }
+    return found;
+  };
+}
+
+/**
+ * The caller's files by `fileUrl`, null where not the caller's: the lookups asked in one turn of the
+ * event loop (the rules ask for the cover and every track's audio at once) share one statement.
+ */
+function filesInOneStatement(
+  em: EntityManager,
+  accountId: string,
+): (fileUrl: string) => Promise<StoredFile | null> {
+  let batch: { fileUrl: string; resolve: (file: StoredFile | null) => void }[] = [];
+  const lookUp = async () => {
+    const asked = batch;
+    batch = [];
+    const files = await findOwnedFiles(
+      em,
+      asked.map(({ fileUrl }) => ({ accountId, fileUrl })),
+    ).catch(() => asked.map(() => null));
+    for (const [index, { resolve }] of asked.entries()) resolve(files[index] ?? null);
+  };
+  return (fileUrl) =>
+    new Promise((resolve) => {
+      if (batch.length === 0) queueMicrotask(() => void lookUp());
+      batch.push({ fileUrl, resolve });
+    });
+}
 
 /**
  * Binds the rules engine's lookups to one account (files are looked up through their owner). With
@@ -17,20 +54,24 @@ export function ruleContextFor(
   accountId: string,
   options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
-  const files = new Map<string, Promise<StoredFile | null>>();
-  const file = (fileUrl: string) => {
-    let found = files.get(fileUrl);
-    if (!found) {
-      found = findOwnedFile(em, accountId, fileUrl).catch(() => null);
-      files.set(fileUrl, found);
-    }
-    return found;
-  };
+  const file = oncePerUrl(filesInOneStatement(em, accountId));
   const analysis = async (fileUrl: string, kind: 'ai_detection' | 'registry_match') => {
     const stored = await file(fileUrl);
     if (!stored) return null;
     return em.findOne(AudioAnalysis, { file: stored, kind });
   };
+  // The rules and the pricing both ask for every track's verdict: one lookup per distinct file.
+  const aiDetection = oncePerUrl(async (fileUrl): Promise<{ containsAi: boolean } | null> => {
+    const audio = options.audio;
+    if (audio) {
+      const stored = await file(fileUrl);
+      if (stored?.store !== 'audio') return null;
+      const result = await aiDetectionOf({ ...audio, em }, stored);
+      return { containsAi: result.status === 'ok' && result.containsAi };
+    }
+    const found = await analysis(fileUrl, 'ai_detection');
+    return found ? { containsAi: found.result.containsAi === true } : null;
+  });
   const otherRelease = options.releaseId ? { $ne: options.releaseId } : { $ne: null };
   return {
     now: options.now ?? new Date(),
@@ -47,17 +88,7 @@ export function ruleContextFor(
     isrcInUse: async (isrc) =>
       (await em.count(ReleaseTrack, { isrc, release: { id: otherRelease, status: 'submitted' } })) > 0,
     upcInUse: async (upc) => (await em.count(Release, { upc, id: otherRelease, status: 'submitted' })) > 0,
-    aiDetection: async (fileUrl) => {
-      const audio = options.audio;
-      if (audio) {
-        const stored = await file(fileUrl);
-        if (stored?.store !== 'audio') return null;
-        const result = await aiDetectionOf({ ...audio, em }, stored);
-        return { containsAi: result.status === 'ok' && result.containsAi };
-      }
-      const found = await analysis(fileUrl, 'ai_detection');
-      return found ? { containsAi: found.result.containsAi === true } : null;
-    },
+    aiDetection,
     registryMatch: async (fileUrl) => {
       const found = await analysis(fileUrl, 'registry_match');
       if (!found) return null;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
 import type { AudioDeps } from '../audio/audio-deps.ts';
-import { InsufficientCreditsError, postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { InsufficientCreditsError, moveCredits } from '../credits/post-ledger-entry.ts';
 import { CHECKOUT_TOOL, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
@@ -37,7 +37,12 @@ export interface SubmitOptions {
    * Hands the submitted release over for delivery, in the submission's transaction (the caller wires
    * the distributor): a release is never submitted without being handed over, nor the other way round.
    */
-  handOver: (em: EntityManager, release: Release, at: Date) => Promise<unknown>;
+  handOver: (
+    em: EntityManager,
+    release: Release,
+    at: Date,
+    tracks: readonly ReleaseTrack[],
+  ) => Promise<unknown>;
   /** Detects the AI verdict of audio that has none cached yet (billing uses it). */
   audio?: Omit<AudioDeps, 'em'>;
 }
@@ -93,10 +98,12 @@ export async function submitRelease(
   const charges = await chargesFor(prepared.tracks, input.tokenOffset === true, ctx);
 
   try {
-    return await em.transactional(async (tem) => {
+    // A fork with nothing loaded: the flush looks only at what the submission writes.
+    return await em.fork().transactional(async (tem) => {
       const release = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
       if (release?.status === 'submitted') return already(tem, release, accountId);
       const submitted = writeRelease(tem, accountId, release, prepared, input, options, now);
+      submitted.creditsSpent = charges.totalCredits;
       if (key)
         tem.create(IdempotencyKey, {
           account: tem.getReference(Account, accountId),
@@ -105,14 +112,15 @@ export async function submitRelease(
           releaseId: submitted.id,
           createdAt: now,
         });
-      await tem.flush();
-      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
-      submitted.creditsSpent = charges.totalCredits;
-      recordTracks(tem, submitted, prepared, charges);
+      const tracks = recordTracks(tem, submitted, prepared, charges);
       recordArtists(tem, submitted, prepared.release);
+      // The debit takes the account's row (the balance lock) until the commit.
+      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
+      // The hand-over commits with the submission: no release waits unqueued. One flush writes the
+      // release, its snapshot, tracks, artists, ledger rows, idempotency key and what the distributor
+      // recorded, one INSERT per table.
+      await options.handOver(tem, submitted, now, tracks);
       await tem.flush();
-      // The hand-over commits with the submission: no release waits unqueued.
-      await options.handOver(tem, submitted, now);
       return {
         release: submitted,
         charges,
@@ -232,11 +240,10 @@ async function debit(
   releaseId: string,
   charges: Charges,
 ): Promise<number> {
-  let balanceAfter = (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true }))
-    .creditBalance;
+  let balanceAfter: number | null = null;
   if (charges.trackCredits > 0) {
     balanceAfter = (
-      await postLedgerEntry(em, {
+      await moveCredits(em, {
         accountId,
         type: 'debit',
         amount: -charges.trackCredits,
@@ -246,7 +253,7 @@ async function debit(
   }
   if (charges.tokenOffsetCredits > 0) {
     balanceAfter = (
-      await postLedgerEntry(em, {
+      await moveCredits(em, {
         accountId,
         type: 'debit',
         amount: -charges.tokenOffsetCredits,
@@ -254,7 +261,8 @@ async function debit(
       })
     ).balanceAfter;
   }
-  return balanceAfter;
+  if (balanceAfter !== null) return balanceAfter;
+  return (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true })).creditBalance;
 }
 
 function recordTracks(
@@ -262,10 +270,10 @@ function recordTracks(
   release: Release,
   prepared: NormalisedSubmission,
   charges: Charges,
-): void {
-  prepared.tracks.forEach((track, position) => {
+): ReleaseTrack[] {
+  return prepared.tracks.map((track, position) => {
     const charge = charges.tracks[position];
-    em.create(ReleaseTrack, {
+    return em.create(ReleaseTrack, {
       release,
       position,
       title: String(track.title ?? ''),

@@ -31,7 +31,9 @@ export class CommitClearedCache<V extends object> {
 
   clear(): void {
     this.generation++;
-    this.entries.clear();
+    // The LRU's clear rewrites arrays as long as `max` even when empty: a write-heavy process with no
+    // polls would pay it on every commit.
+    if (this.entries.size > 0) this.entries.clear();
   }
 
   /** The cached answer for `key`, or `load()`'s (stored unless a commit landed meanwhile). */

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { PgBoss } from 'pg-boss';
+import { IN_FLIGHT_TIMEOUT_SECONDS } from '../../src/domains/credits/auto-reload-trigger.ts';
+import { MOVE_CREDITS_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
+import { assignIsrc, assignUpc } from '../../src/domains/delivery/identifiers.ts';
+import { ADVANCE_QUEUE, advanceJobKey } from '../../src/domains/delivery/schedule.ts';
+import { JOBS_SCHEMA } from '../../src/platform/jobs/queue.ts';
+import { parseFileUrl } from '../../src/platform/storage/keys.ts';
+
+/** What one account's floor submit needs: its id and the files its submission points at. */
+export interface FloorAccount {
+  accountId: string;
+  submission: { release: Record<string, unknown>; tracks: Record<string, unknown>[] };
+}
+
+/** MikroORM's `?` placeholders as pg's `$1, $2, …`: the floor runs the app's own text. */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+const MOVE = numbered(MOVE_CREDITS_SQL);
+const STEP_SECONDS = 300;
+
+/** `insert into table (columns) values ($1, …), (…)`: one statement for every row. */
+function insertRows(table: string, columns: string[], rows: unknown[][]): [string, unknown[]] {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const start = values.length;
+    values.push(...row);
+    return `(${row.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+  });
+  return [`insert into ${table} (${columns.join(', ')}) values ${tuples.join(', ')}`, values];
+}
+
+/**
+ * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
+ * statements the submit runs (docs/performance.md, "Write paths: submit"), in the same order, writing
+ * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
+ * the audio's two cached analyses), then one transaction: the balance move with the reload claim, one INSERT per table, the delivery
+ * wake-up job (pg-boss's own statement), commit. Returns the number of statements it sent.
+ */
+export function submitFloor(pool: pg.Pool) {
+  // Never started: it only builds and sends the job insert, on the connection given with each send
+  // (the queue's settings are read once, on the pool).
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => pool.query(text, values) },
+    schema: JOBS_SCHEMA,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+    registerInstance: false,
+  });
+  return async (client: pg.ClientBase, account: FloorAccount, key: string): Promise<number> => {
+    let statements = 0;
+    const query = (text: string, values: unknown[] = []) => {
+      statements++;
+      return client.query(text, values);
+    };
+    const { accountId, submission } = account;
+    const cover = parseFileUrl(String(submission.release.cover_art_file_url))!;
+    const audio = parseFileUrl(String(submission.tracks[0]!.audio_file_url))!;
+    await query('select * from idempotency_keys where account_id = $1 and key = $2 limit 1', [
+      accountId,
+      key,
+    ]);
+    const files = await query(
+      `select * from stored_files
+        where (account_id = $1 and store = $2 and name = $3) or (account_id = $1 and store = $4 and name = $5)`,
+      [accountId, cover.store, cover.name, audio.store, audio.name],
+    );
+    const file = (files.rows as { id: string; store: string }[]).find((row) => row.store === 'audio')!;
+    const analysisSql = 'select * from audio_analyses where file_id = $1 and kind = $2 limit 1';
+    await query(analysisSql, [file.id, 'ai_detection']);
+    await query(analysisSql, [file.id, 'registry_match']);
+
+    const now = new Date();
+    const releaseId = randomUUID();
+    const credits = submission.tracks.length;
+    const storeIds = (submission.release.distribution_store_ids as number[]).map(Number);
+    const payload = JSON.stringify(submission);
+    await query('begin');
+    try {
+      const moved = await query(MOVE, [
+        -credits,
+        accountId,
+        -credits,
+        -credits,
+        accountId,
+        IN_FLIGHT_TIMEOUT_SECONDS,
+      ]);
+      const balanceAfter = (moved.rows[0] as { credit_balance: number }).credit_balance;
+      await query(
+        `insert into credit_transactions (id, account_id, type, amount, balance_after, ref, created_at)
+         values ($1, $2, 'debit', $3, $4, $5, $6) returning seq`,
+        [randomUUID(), accountId, -credits, balanceAfter, `release:${releaseId}`, now],
+      );
+      await query(
+        `insert into idempotency_keys (account_id, key, request_hash, release_id, created_at)
+         values ($1, $2, $3, $4, $5)`,
+        [accountId, key, 'f'.repeat(64), releaseId, now],
+      );
+      await query(
+        ...insertRows(
+          'releases',
+          [
+            'id',
+            'account_id',
+            'status',
+            'revision',
+            'draft_status',
+            'payload',
+            'title',
+            'primary_artist_name',
+            'distribution_store_ids',
+            'token_offset',
+            'credits_spent',
+            'provenance',
+            'aggregate_status',
+            'upc',
+            'submitted_at',
+            'created_at',
+            'updated_at',
+          ],
+          [
+            [
+              releaseId,
+              accountId,
+              'submitted',
+              1,
+              'submitted',
+              payload,
+              String(submission.release.title),
+              String(submission.release.primary_artist_name),
+              JSON.stringify(storeIds),
+              false,
+              credits,
+              'MCP',
+              'queued',
+              assignUpc(releaseId),
+              now,
+              now,
+              now,
+            ],
+          ],
+        ),
+      );
+      const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
+      await query(
+        ...insertRows(
+          'deliveries',
+          [
+            'id',
+            'release_id',
+            'store_id',
+            'status',
+            'status_text',
+            'next_step_at',
+            'created_at',
+            'updated_at',
+          ],
+          storeIds.map((storeId) => [randomUUID(), releaseId, storeId, 'queued', 'Queued', dueAt, now, now]),
+        ),
+      );
+      const step = { name: 'release.enqueued', status: 'completed', detail: 'enqueued', at: now };
+      await query(
+        `insert into release_jobs (id, release_id, state, steps, errors, created_at, updated_at)
+         values ($1, $2, 'queued', $3, '[]', $4, $4)`,
+        [randomUUID(), releaseId, JSON.stringify([step]), now],
+      );
+      await query(
+        `insert into release_artists (id, release_id, position, name, is_primary) values ($1, $2, 0, $3, true)`,
+        [randomUUID(), releaseId, String(submission.release.primary_artist_name)],
+      );
+      await query(
+        ...insertRows(
+          'release_tracks',
+          [
+            'id',
+            'release_id',
+            'position',
+            'title',
+            'isrc',
+            'audio_file_url',
+            'explicit',
+            'track_type',
+            'ai',
+            'credits',
+            'payload',
+          ],
+          submission.tracks.map((track, position) => [
+            randomUUID(),
+            releaseId,
+            position,
+            String(track.title),
+            assignIsrc(releaseId, position, now.getUTCFullYear()),
+            String(track.audio_file_url),
+            false,
+            'original',
+            false,
+            1,
+            JSON.stringify(track),
+          ]),
+        ),
+      );
+      await query(
+        `insert into release_snapshots (id, release_id, revision, status, payload, created_at)
+         values ($1, $2, 1, 'submitted', $3, $4)`,
+        [randomUUID(), releaseId, payload, now],
+      );
+      statements++;
+      await boss.send(
+        ADVANCE_QUEUE,
+        { releaseId },
+        {
+          singletonKey: advanceJobKey(releaseId, dueAt),
+          startAfter: dueAt,
+          db: { executeSql: (text, values) => client.query(text, values) },
+        },
+      );
+      await query('commit');
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
+    return statements;
+  };
+}
