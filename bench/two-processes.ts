@@ -249,6 +249,8 @@ try {
       const waits = row.sample.topWaits.map((w) => `${w.event} ${(w.share * 100).toFixed(0)}%`).join(', ');
       console.log(`  ${row.processes} process(es), bound: ${verdict(row.sample, POOL)}`);
       console.log(`    active backends were: ${waits || 'none sampled'}`);
+      if (row.sample.lockHolder)
+        console.log(`    the lock's holder was most often: ${row.sample.lockHolder}`);
     }
   }
   console.log(`\nload average after: ${load()}`);

@@ -24,6 +24,8 @@ export interface BoundSample {
   topWaits: { event: string; share: number }[];
   /** The statement most often seen waiting on a lock (its first words), if any waited. */
   lockedStatement: string | null;
+  /** What the holder of that lock was doing, most often: its state and its last statement. */
+  lockHolder: string | null;
 }
 
 const TICKS_PER_SECOND = (() => {
@@ -104,6 +106,7 @@ export async function startBoundSampler(
   const databasePids = new Set<number>();
   const waits = new Map<string, number>();
   const lockedStatements = new Map<string, number>();
+  const blockers = new Map<string, number>();
   let samples = 0;
   let activeSum = 0;
   let lockSum = 0;
@@ -117,8 +120,10 @@ export async function startBoundSampler(
       state: string | null;
       wait: string | null;
       query: string;
+      blocker: number | null;
     }>(
-      `SELECT pid, state, wait_event_type || ':' || wait_event AS wait, left(query, 90) AS query
+      `SELECT pid, state, wait_event_type || ':' || wait_event AS wait, left(query, 90) AS query,
+              (pg_blocking_pids(pid))[1] AS blocker
          FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
       [database],
     );
@@ -132,6 +137,11 @@ export async function startBoundSampler(
         lockSum++;
         const statement = row.query.replace(/\s+/g, ' ').trim();
         lockedStatements.set(statement, (lockedStatements.get(statement) ?? 0) + 1);
+        const holder = rows.find((other) => other.pid === row.blocker);
+        const described = holder
+          ? `${holder.state}${holder.wait ? ` (${holder.wait})` : ''} after "${holder.query.replace(/\s+/g, ' ').trim()}"`
+          : 'gone';
+        blockers.set(described, (blockers.get(described) ?? 0) + 1);
       }
       waits.set(event, (waits.get(event) ?? 0) + 1);
     }
@@ -179,6 +189,7 @@ export async function startBoundSampler(
           .slice(0, 3)
           .map(([event, n]) => ({ event, share: n / activeSamples })),
         lockedStatement: [...lockedStatements.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
+        lockHolder: [...blockers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
       };
     },
   };
