@@ -24,6 +24,8 @@ export interface BoundSample {
   topWaits: { event: string; share: number }[];
   /** The statement most often seen waiting on a lock (its first words), if any waited. */
   lockedStatement: string | null;
+  /** That statement's share of the lock waits (statements carry their values: one row's, or many). */
+  lockedStatementShare: number;
   /** What the holder of that lock was doing, most often: its state and its last statement. */
   lockHolder: string | null;
 }
@@ -122,7 +124,7 @@ export async function startBoundSampler(
       query: string;
       blocker: number | null;
     }>(
-      `SELECT pid, state, wait_event_type || ':' || wait_event AS wait, left(query, 90) AS query,
+      `SELECT pid, state, wait_event_type || ':' || wait_event AS wait, left(query, 160) AS query,
               (pg_blocking_pids(pid))[1] AS blocker
          FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
       [database],
@@ -189,6 +191,7 @@ export async function startBoundSampler(
           .slice(0, 3)
           .map(([event, n]) => ({ event, share: n / activeSamples })),
         lockedStatement: [...lockedStatements.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
+        lockedStatementShare: Math.max(0, ...lockedStatements.values()) / Math.max(1, lockSum),
         lockHolder: [...blockers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
       };
     },
@@ -207,8 +210,8 @@ export function verdict(sample: BoundSample, poolPerServer: number): string {
   const shares = `${parts.join(', ')} of ${sample.machineCores.toFixed(2)} busy cores`;
   if (sample.lockWaiting >= 1) {
     return (
-      `locks (${sample.lockWaiting.toFixed(1)} backends waiting on a lock on average, most often in ` +
-      `"${sample.lockedStatement}"); ${shares}`
+      `locks (${sample.lockWaiting.toFixed(1)} backends waiting on a lock on average, ` +
+      `${(sample.lockedStatementShare * 100).toFixed(0)}% of the time in "${sample.lockedStatement}"); ${shares}`
     );
   }
   if (sample.machineCores >= 0.85 * sample.cpuCount) {
