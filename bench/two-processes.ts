@@ -87,12 +87,15 @@ function submitMix(accounts: Seeded[]): MixRequest[] {
   ];
 }
 
-/** Runs `tasks` with at most `limit` at once. */
-async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
+/** Runs `task` `times` times, at most `limit` at once. */
+async function repeat(times: number, limit: number, task: () => Promise<void>): Promise<void> {
+  let started = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
+      while (started < times) {
+        started++;
+        await task();
+      }
     }),
   );
 }
@@ -220,7 +223,9 @@ try {
   };
   // The first alone: it makes the audio fixture the others reuse.
   await seed();
-  await inBatches(Array.from({ length: ACCOUNTS - 1 }), 2, seed);
+  await repeat(ACCOUNTS - 1, 2, seed);
+  if (new Set(accounts.map((a) => a.accountId)).size !== ACCOUNTS)
+    throw new Error('accounts were not seeded');
 
   const rows: Row[] = [];
   rows.push(await measure('read mix', [first], readMix(accounts)));
