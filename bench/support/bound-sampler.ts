@@ -208,24 +208,27 @@ export function verdict(sample: BoundSample, poolPerServer: number): string {
     `Redis ${sample.redisCores.toFixed(2)}`,
   ];
   const shares = `${parts.join(', ')} of ${sample.machineCores.toFixed(2)} busy cores`;
-  if (sample.lockWaiting >= 1) {
-    return (
-      `locks (${sample.lockWaiting.toFixed(1)} backends waiting on a lock on average, ` +
-      `${(sample.lockedStatementShare * 100).toFixed(0)}% of the time in "${sample.lockedStatement}"); ${shares}`
-    );
-  }
+  // Lock waits are the bound only when no CPU is full: on a full machine a lock's holder is slow
+  // because it waits for CPU, and the waits are a symptom; they are named either way.
+  const locks =
+    sample.lockWaiting >= 0.5
+      ? `${sample.lockWaiting.toFixed(1)} backends waiting on a lock on average, ` +
+        `${(sample.lockedStatementShare * 100).toFixed(0)}% of the time in "${sample.lockedStatement}"`
+      : null;
+  const withLocks = (text: string) => (locks ? `${text}; lock waits: ${locks}` : text);
   if (sample.machineCores >= 0.85 * sample.cpuCount) {
     const largest = [
       ['the Node servers', servers],
       ['PostgreSQL', sample.databaseCores + sample.otherPostgresCores],
       ['the load generator', sample.loadCores],
     ].sort((a, b) => (b[1] as number) - (a[1] as number))[0]![0];
-    return `the machine's ${sample.cpuCount} cores are full, ${largest} taking most (${shares})`;
+    return withLocks(`the machine's ${sample.cpuCount} cores are full, ${largest} taking most (${shares})`);
   }
   const busiest = Math.max(...sample.serverCores);
-  if (busiest >= 0.85) return `Node CPU: one server's event loop near a full core (${shares})`;
+  if (busiest >= 0.85) return withLocks(`Node CPU: one server's event loop near a full core (${shares})`);
+  if (locks && sample.lockWaiting >= 0.5 * sample.activeBackends) return `locks: ${locks} (${shares})`;
   if (sample.activeBackends >= 0.85 * poolPerServer * sample.serverCores.length) {
     return `database connections: the pools are all in use (${sample.activeBackends.toFixed(1)} active); ${shares}`;
   }
-  return `no resource full: waiting on round trips (${shares})`;
+  return withLocks(`no resource full: waiting on round trips (${shares})`);
 }
