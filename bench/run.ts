@@ -15,6 +15,7 @@ const BENCHES: Record<string, string> = {
   audio: './audio.ts',
   passwords: './passwords.ts',
   metrics: './metrics.ts',
+  'two-processes': './two-processes.ts',
 };
 
 const wanted = process.argv.slice(2);
