@@ -6,11 +6,12 @@
  * /v1/status ≥ 0.60.
  *
  * Then the facades' own cost, in-process (no HTTP, which costs every surface the same socket work): the
- * status operation run as the GraphQL core runs it (authenticate, runOperation, serialise the answer)
+ * status operation run as the GraphQL core runs it (authenticate, runOperation, the answer's bytes)
  * against the REST route's and the agent tool's whole handling of the same call (reading the variables
- * from the request, or dispatching the JSON-RPC message, then the same operation and serialisation).
- * Target: REST and agent ≤ 10% apart from GraphQL in-process. The agent's answer carries the value's JSON
- * text a second time, as an escaped string: that escape is measured alone beside them.
+ * from the request, or dispatching the JSON-RPC message, then the same operation and the answer's bytes:
+ * every surface ends with the UTF-8 body it sends). Target: REST and agent ≤ 10% apart from GraphQL
+ * in-process. The agent's answer carries the value's JSON text a second time, as an escaped string:
+ * that copy is measured alone beside them.
  */
 
 import type { Request } from 'express';
@@ -32,6 +33,8 @@ import { type Measurement, measureHttp, measureInterleaved, printTable } from '.
 import { benchApp, startChild } from './support/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+/** `BENCH_PARTS=http` or `in-process` runs one half alone (default: both). */
+const PARTS = process.env.BENCH_PARTS ?? 'http,in-process';
 const STORES = 25;
 const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
   releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;
@@ -108,7 +111,7 @@ try {
         variables: { id: releaseId },
       });
       if (result.errors.length > 0) throw result.errors[0];
-      JSON.stringify(result);
+      Buffer.from(JSON.stringify(result));
     },
     'REST route handling': async () => {
       const principal = await authenticate(services, account.token);
@@ -119,7 +122,9 @@ try {
         variables,
       });
       if (result.errors.length > 0) throw result.errors[0];
-      JSON.stringify(statusRoute.route.select ? result.data?.[statusRoute.route.select] : result.data);
+      Buffer.from(
+        JSON.stringify(statusRoute.route.select ? result.data?.[statusRoute.route.select] : result.data),
+      );
     },
     'agent tools/call dispatch': async () => {
       const principal = await authenticate(services, account.token);
@@ -127,7 +132,7 @@ try {
       if (!answer || 'error' in answer || (answer.result as { isError?: boolean }).isError) {
         throw new Error(JSON.stringify(answer));
       }
-      stringifyAnswer(answer);
+      Buffer.from(stringifyAnswer(answer));
     },
     'escaping the answer text alone (the protocol’s copy)': async () => {
       JSON.stringify(answerText);
@@ -162,7 +167,7 @@ try {
   ];
 
   await measureHttp('warm-up', { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth }, 2, 10);
-  for (const connections of [1, 10]) {
+  for (const connections of PARTS.includes('http') ? [1, 10] : []) {
     const rows: Measurement[] = [];
     for (const scenario of scenarios(connections)) rows.push(await scenario());
     console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
@@ -184,27 +189,29 @@ try {
     );
   }
 
-  const rows = await measureInterleaved(inProcessCalls, SECONDS);
-  console.log(`\n-- the same status call in-process, ${SECONDS}s each, median of 7 interleaved rounds --`);
-  printTable(rows);
-  const [core, restFacade, agentFacade, textEscape] = rows as [
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-  ];
-  const apart = (m: Measurement) =>
-    `${((1 - m.requestsPerSecond / core.requestsPerSecond) * 100).toFixed(1)}%`;
-  console.log(
-    `facade cost over the GraphQL core: REST ${apart(restFacade)}, agent tool ${apart(agentFacade)} (target ≤ 10%)`,
-  );
-  const micros = (m: Measurement) => 1e6 / m.requestsPerSecond;
-  console.log(
-    `per call: core ${micros(core).toFixed(1)} µs, agent ${micros(agentFacade).toFixed(1)} µs; of the agent's ` +
-      `${(micros(agentFacade) - micros(core)).toFixed(1)} µs more, escaping the ${answerText.length}-character ` +
-      `answer text into content[0].text (required by the interface) takes ${micros(textEscape).toFixed(1)} µs ` +
-      `(${((micros(textEscape) / micros(core)) * 100).toFixed(0)}% of the core call)`,
-  );
+  if (PARTS.includes('in-process')) {
+    const rows = await measureInterleaved(inProcessCalls, SECONDS);
+    console.log(`\n-- the same status call in-process, ${SECONDS}s each, median of 7 interleaved rounds --`);
+    printTable(rows);
+    const [core, restFacade, agentFacade, textEscape] = rows as [
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+    ];
+    const apart = (m: Measurement) =>
+      `${((1 - m.requestsPerSecond / core.requestsPerSecond) * 100).toFixed(1)}%`;
+    console.log(
+      `facade cost over the GraphQL core: REST ${apart(restFacade)}, agent tool ${apart(agentFacade)} (target ≤ 10%)`,
+    );
+    const micros = (m: Measurement) => 1e6 / m.requestsPerSecond;
+    console.log(
+      `per call: core ${micros(core).toFixed(1)} µs, agent ${micros(agentFacade).toFixed(1)} µs; of the agent's ` +
+        `${(micros(agentFacade) - micros(core)).toFixed(1)} µs more, the ${answerText.length}-character answer ` +
+        `text's copy in content[0].text (required by the interface) takes ${micros(textEscape).toFixed(1)} µs ` +
+        `(${((micros(textEscape) / micros(core)) * 100).toFixed(0)}% of the core call)`,
+    );
+  }
 } finally {
   await bare.stop();
   await bench.close();
