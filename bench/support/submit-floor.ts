@@ -38,8 +38,9 @@ function insertRows(table: string, columns: string[], rows: unknown[][]): [strin
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
  * statements the submit runs (docs/performance.md, "Write paths: submit"), in the same order, writing
  * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
- * the audio's two cached analyses), then one transaction: the balance move with the reload claim, one INSERT per table, the delivery
- * wake-up job (pg-boss's own statement), commit. Returns the number of statements it sent.
+ * the audio's two cached analyses), then one transaction: one INSERT per table, the delivery wake-up job
+ * (pg-boss's own statement), then the balance move with the reload claim and the ledger row (the balance
+ * lock, held to the commit), commit. Returns the number of statements it sent.
  */
 export function submitFloor(pool: pg.Pool) {
   // Never started: it only builds and sends the job insert, on the connection given with each send
@@ -82,20 +83,6 @@ export function submitFloor(pool: pg.Pool) {
     const payload = JSON.stringify(submission);
     await query('begin');
     try {
-      const moved = await query(MOVE, [
-        -credits,
-        accountId,
-        -credits,
-        -credits,
-        accountId,
-        IN_FLIGHT_TIMEOUT_SECONDS,
-      ]);
-      const balanceAfter = (moved.rows[0] as { credit_balance: number }).credit_balance;
-      await query(
-        `insert into credit_transactions (id, account_id, type, amount, balance_after, ref, created_at)
-         values ($1, $2, 'debit', $3, $4, $5, $6) returning seq`,
-        [randomUUID(), accountId, -credits, balanceAfter, `release:${releaseId}`, now],
-      );
       await query(
         `insert into idempotency_keys (account_id, key, request_hash, release_id, created_at)
          values ($1, $2, $3, $4, $5)`,
@@ -218,6 +205,20 @@ export function submitFloor(pool: pg.Pool) {
           startAfter: dueAt,
           db: { executeSql: (text, values) => client.query(text, values) },
         },
+      );
+      const moved = await query(MOVE, [
+        -credits,
+        accountId,
+        -credits,
+        -credits,
+        accountId,
+        IN_FLIGHT_TIMEOUT_SECONDS,
+      ]);
+      const balanceAfter = (moved.rows[0] as { credit_balance: number }).credit_balance;
+      await query(
+        `insert into credit_transactions (id, account_id, type, amount, balance_after, ref, created_at)
+         values ($1, $2, 'debit', $3, $4, $5, $6) returning seq`,
+        [randomUUID(), accountId, -credits, balanceAfter, `release:${releaseId}`, now],
       );
       await query('commit');
     } catch (error) {

@@ -63,10 +63,10 @@ describe('SQL statements per request on the hot reads', () => {
 
 describe('SQL statements per submit', () => {
   // Before the transaction: the Idempotency-Key, the cover and the audio file (one statement), the
-  // audio's cached AI verdict and registry match (once per distinct file, whatever the track count). In it: begin, the
-  // balance move with the reload claim, one INSERT each for the ledger row, the key, the release, the
-  // deliveries, the release job, the artists, the tracks and the snapshot, the delivery wake-up job,
-  // commit. docs/performance.md ("Write paths: submit") explains each.
+  // audio's cached AI verdict and registry match (once per distinct file, whatever the track count). In
+  // it: begin, the delivery wake-up job, one INSERT each for the key, the release, the deliveries, the
+  // release job, the artists, the tracks and the snapshot, then the balance move with the reload claim
+  // and the ledger row's INSERT, commit. docs/performance.md ("Write paths: submit") explains each.
   it.each([2, 20])(
     'POST /v1/releases with %i tracks and an Idempotency-Key runs 16 statements',
     async (tracks) => {
@@ -78,6 +78,11 @@ describe('SQL statements per submit', () => {
       });
       expect(answer.status).toBe(201);
       expect(sql.count(requestId)).toBe(16);
+      // The balance lock (the account's row) is taken last: only the ledger row and the commit follow.
+      const [move, ledger, commit] = sql.texts(requestId).slice(-3);
+      expect(move).toMatch(/update accounts set credit_balance/);
+      expect(ledger).toMatch(/^insert into "credit_transactions"/);
+      expect(commit).toBe('commit');
     },
   );
 });

@@ -45,7 +45,8 @@ select moved.credit_balance, exists (select 1 from claimed) as reload from moved
  * the balance changes in one atomic UPDATE (no read-modify-write race) that holds the account's row
  * until the commit, and the ledger row records the balance after the move. A debit that leaves the
  * balance at or below the account's auto-reload threshold enqueues the reload in the same transaction.
- * The ledger row is left to the caller's next flush (one flush for everything a submission writes).
+ * The ledger row is left to the caller's next flush. Take the balance lock as late as the work allows:
+ * a submission writes everything else first and debits just before its commit.
  */
 export async function moveCredits(em: EntityManager, entry: LedgerEntryInput): Promise<CreditTransaction> {
   if (!em.isInTransaction()) throw new Error('postLedgerEntry must run inside a database transaction');

@@ -114,12 +114,15 @@ export async function submitRelease(
         });
       const tracks = recordTracks(tem, submitted, prepared, charges);
       recordArtists(tem, submitted, prepared.release);
-      // The debit takes the account's row (the balance lock) until the commit.
-      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
       // The hand-over commits with the submission: no release waits unqueued. One flush writes the
-      // release, its snapshot, tracks, artists, ledger rows, idempotency key and what the distributor
-      // recorded, one INSERT per table.
+      // release, its snapshot, tracks, artists, idempotency key and what the distributor recorded, one
+      // INSERT per table.
       await options.handOver(tem, submitted, now, tracks);
+      await tem.flush();
+      // The debit comes last: it takes the account's row (the balance lock) until the commit, so
+      // another submission for the same account waits for this one's debit, ledger row and commit
+      // only, not for everything above. A debit refused for want of credits rolls all of it back.
+      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
       await tem.flush();
       return {
         release: submitted,
