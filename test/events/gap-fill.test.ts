@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
 import { withGapFill } from '../../src/platform/events/gap-fill.ts';
 import { createLocalPubSub, type PublishedEvent } from '../../src/platform/events/pubsub.ts';
@@ -12,8 +12,10 @@ import { useTestOrm } from '../support/orm.ts';
 const orm = useTestOrm('gap_fill');
 const logger = createLogger('silent');
 const stops: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
+// Each test's relays and listeners stop with it: a relay left running would publish the next test's
+// events to its own transport.
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
 });
 
 const emit = (accountId: string, n: number) =>
@@ -56,5 +58,46 @@ describe('events from other processes, with holes filled from the outbox', () =>
     await vi.waitFor(() => expect(received).toHaveLength(3));
     expect(received.map((e) => e.payload.n)).toEqual([1, 2, 3]);
     expect(received.map((e) => e.cursor)).toEqual([...received.map((e) => e.cursor)].sort((a, b) => a - b));
+  });
+
+  it('an outbox read that fails is retried: the missed events still come first, in order', async () => {
+    const accountId = randomUUID();
+    const transport = createLocalPubSub();
+    let failures = 1;
+    const errors: Error[] = [];
+    const events = withGapFill(
+      transport,
+      {
+        lastCursor: () => lastPublishedCursor(orm().em.fork()),
+        between: async (after, before) => {
+          if (failures-- > 0) throw new Error('connection lost');
+          return publishedBetween(orm().em.fork(), after, before);
+        },
+      },
+      (err) => errors.push(err),
+    );
+    stops.push(() => events.close());
+    const received: PublishedEvent[] = [];
+    const controller = new AbortController();
+    stops.push(async () => controller.abort());
+    void (async () => {
+      for await (const event of streamEvents(orm().em, events, { accountId }, null, controller.signal))
+        received.push(event);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await emit(accountId, 1);
+    const killed = new OutboxRelay(orm(), { ...createLocalPubSub(), publish: async () => {} }, logger);
+    await killed.start();
+    await killed.kick();
+    await killed.stop();
+    const relay = new OutboxRelay(orm(), transport, logger);
+    await relay.start();
+    stops.push(() => relay.stop());
+    await emit(accountId, 2);
+
+    await vi.waitFor(() => expect(received).toHaveLength(2));
+    expect(received.map((e) => e.payload.n)).toEqual([1, 2]);
+    expect(errors.map((e) => e.message)).toEqual(['connection lost']);
   });
 });

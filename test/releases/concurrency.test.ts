@@ -4,8 +4,9 @@ import { CreditTransaction } from '../../src/domains/credits/credit-transaction.
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
-import { request } from '../support/http.ts';
+import { type JsonResponse, request } from '../support/http.ts';
 import { uploadAssets, validSubmission } from '../support/releases.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('money under concurrency', () => {
   const app = useTestApp({ DATABASE_POOL_MAX: '20' });
@@ -65,4 +66,50 @@ describe('money under concurrency', () => {
     expect(responses.filter((r) => !r.body.alreadySubmitted)).toHaveLength(1);
     expect((await app().em().findOneOrFail(Account, { id: account.accountId })).creditBalance).toBe(3);
   });
+
+  it('concurrent retries of one Idempotency-Key on a balance that covers one submission replay it, not insufficient_credits', async () => {
+    const account = await accountWithToken(app().em(), { credits: 2 });
+    const assets = await uploadAssets(app().url, account);
+    const body = validSubmission(assets, 2);
+    const lockHolder = app().em();
+    await lockHolder.begin();
+    let responses: JsonResponse<{ code?: string; releaseId?: string; alreadySubmitted?: boolean }>[];
+    try {
+      // The account's row is held, so every retry gets past the key lookup and waits at the debit.
+      await lockHolder.execute('select id from accounts where id = ? for update', [account.accountId]);
+      const pending = Promise.all(
+        Array.from({ length: 3 }, () =>
+          request(app().url, 'POST', '/v1/releases', {
+            token: account.token,
+            body,
+            headers: { 'idempotency-key': 'one-balance' },
+          }),
+        ),
+      );
+      await waitFor(
+        async () => {
+          const [row] = await app()
+            .em()
+            .execute<{ waiting: string }[]>(
+              `select count(*) as waiting from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`,
+            );
+          return Number(row?.waiting);
+        },
+        (waiting) => waiting >= 3,
+        60_000,
+      );
+      await lockHolder.commit();
+      responses = await pending;
+    } catch (error) {
+      await lockHolder.rollback().catch(() => undefined);
+      throw error;
+    }
+    expect(responses.map((r) => [r.status, r.body.code])).toEqual(
+      Array.from({ length: 3 }, () => [201, undefined]),
+    );
+    expect(new Set(responses.map((r) => r.body.releaseId)).size).toBe(1);
+    expect(responses.filter((r) => !r.body.alreadySubmitted)).toHaveLength(1);
+    expect((await app().em().findOneOrFail(Account, { id: account.accountId })).creditBalance).toBe(0);
+  }, 120_000);
 });

@@ -134,12 +134,17 @@ export async function submitRelease(
       };
     });
   } catch (error) {
-    if (error instanceof InsufficientCreditsError) throw insufficient(charges, error);
-    if (error instanceof UniqueConstraintViolationException && key) {
-      // A concurrent request with the same key committed first: answer as its replay.
+    // A concurrent request with the same key committed first: answer as its replay. It held the
+    // account's row, so this one either failed on the key's unique index or, when the balance covered
+    // only one submission, found the balance spent by it before reaching the key.
+    if (
+      key &&
+      (error instanceof UniqueConstraintViolationException || error instanceof InsufficientCreditsError)
+    ) {
       const replay = await replayIdempotent(em.fork(), accountId, key, hash, now);
       if (replay) return replay;
     }
+    if (error instanceof InsufficientCreditsError) throw insufficient(charges, error);
     throw error;
   }
 }

@@ -16,7 +16,8 @@ export interface OutboxReader {
  * and every consumer in every other process would skip them for good. So when an event's cursor is
  * more than one past the last one handed on, the published events in between are read from the outbox
  * and handed on first. A gap with nothing in it (sequence values of a relay transaction that rolled
- * back) costs one query. Events stay in cursor order: one is handed on only after those before it.
+ * back) costs one query; a failed read is retried with backoff until it answers (or the pub/sub is
+ * closed). Events stay in cursor order: one is handed on only after those before it.
  * Nothing is dropped: a consumer already skips what it has handled (it may also have read an event
  * from the outbox in its own replay).
  */
@@ -27,6 +28,7 @@ export function withGapFill(
 ): PubSub {
   const local = createLocalPubSub();
   let last: number | null = null;
+  let closed = false;
   let chain: Promise<void> = outbox.lastCursor().then(
     (cursor) => {
       last ??= cursor;
@@ -34,13 +36,22 @@ export function withGapFill(
     (err: Error) => onError(err),
   );
 
-  const handOn = async (event: PublishedEvent) => {
-    if (last !== null && event.cursor > last + 1) {
+  // The missed events, read again until the outbox answers: handing the event on without them would
+  // move every consumer past them for good. Later events wait in the chain meanwhile (order is kept).
+  const missedBefore = async (after: number, before: number): Promise<PublishedEvent[]> => {
+    for (let attempt = 0; ; attempt++) {
       try {
-        for (const missed of await outbox.between(last, event.cursor)) await local.publish([missed]);
+        return await outbox.between(after, before);
       } catch (err) {
         onError(err as Error);
+        if (closed) return [];
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 5_000)));
       }
+    }
+  };
+  const handOn = async (event: PublishedEvent) => {
+    if (last !== null && event.cursor > last + 1) {
+      for (const missed of await missedBefore(last, event.cursor)) await local.publish([missed]);
     }
     last = Math.max(last ?? 0, event.cursor);
     await local.publish([event]);
@@ -55,6 +66,7 @@ export function withGapFill(
     invalidate: (invalidation) => pubsub.invalidate(invalidation),
     onInvalidation: (listener) => pubsub.onInvalidation(listener),
     close: async () => {
+      closed = true;
       unsubscribe();
       await chain;
       await local.close();
