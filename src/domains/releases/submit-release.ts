@@ -134,9 +134,10 @@ export async function submitRelease(
       };
     });
   } catch (error) {
-    // A concurrent request with the same key committed first: answer as its replay. It held the
-    // account's row, so this one either failed on the key's unique index or, when the balance covered
-    // only one submission, found the balance spent by it before reaching the key.
+    // A concurrent request with the same key committed first: answer as its replay. This one waited
+    // on the key's unique index (written before the debit) and failed there; a failed debit is looked
+    // up as a replay too, so a retry never answers insufficient_credits for a submission that went
+    // through, whatever the order of the writes.
     if (
       key &&
       (error instanceof UniqueConstraintViolationException || error instanceof InsufficientCreditsError)
