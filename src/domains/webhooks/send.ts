@@ -22,6 +22,12 @@ export interface Outcome {
 const OPENED_SECRETS_KEPT = 1000;
 /** Response body bytes read (and ignored) to keep the connection; a longer body closes it instead. */
 const DISCARDED_BODY_BYTES = 64 * 1024;
+/**
+ * How long the discarded body may take after the status arrived; past it the connection is closed.
+ * Each chunk may come within the outbound client's body timeout, so without this a receiver trickling
+ * bytes would hold a delivery slot for as long as it liked (and fill every slot of every process).
+ */
+export const DISCARDED_BODY_DEADLINE_MS = 1000;
 
 /**
  * Reads the response body to its end so the keep-alive connection goes back to the pool: a body
@@ -29,6 +35,7 @@ const DISCARDED_BODY_BYTES = 64 * 1024;
  */
 async function discardBody(response: OutboundResponse): Promise<void> {
   let read = 0;
+  const deadline = setTimeout(() => response.dispose(), DISCARDED_BODY_DEADLINE_MS);
   try {
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       read += chunk.length;
@@ -37,6 +44,7 @@ async function discardBody(response: OutboundResponse): Promise<void> {
   } catch {
     // The status decides the outcome; a body cut short only costs the connection.
   } finally {
+    clearTimeout(deadline);
     response.dispose();
   }
 }
