@@ -4,14 +4,18 @@
  * (20,000 queued deliveries drained by the one server process) and its floor: a bare https client
  * loop in a process of its own posting signed bodies to the same receiver, keep-alive, at the same
  * concurrency, no database. Targets: p50 ≤ 25 ms, p99 ≤ 100 ms, delivery path ≥ 8,000/s.
+ * BENCH_CPU_PROF=<dir> also writes the server's CPU profile; WEBHOOK_BENCH_DRAIN_ONLY=1 runs only the
+ * floor and the drain (so that profile is of the delivery path).
  */
 import { DELIVERY_CONCURRENCY } from '../src/domains/webhooks/delivery-worker.ts';
 import { appendEvent } from '../src/platform/events/append-event.ts';
 import { startHttpsReceiver } from '../test/support/https-receiver.ts';
-import { benchApp, startChild } from './support/servers.ts';
+import { type BoundSample, startBoundSampler, verdict } from './support/bound-sampler.ts';
+import { ADMIN_URL, benchApp, startChild } from './support/servers.ts';
 
 const DRAINED = Number(process.env.WEBHOOK_BENCH_DELIVERIES ?? 20_000);
 const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? DELIVERY_CONCURRENCY);
+const DRAIN_ONLY = process.env.WEBHOOK_BENCH_DRAIN_ONLY === '1';
 
 const now = () => performance.timeOrigin + performance.now();
 const receiver = await startHttpsReceiver();
@@ -21,6 +25,10 @@ const bench = await benchApp('tributary_bench_webhooks', {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     NODE_EXTRA_CA_CERTS: receiver.certFile,
     LOG_LEVEL: 'info',
+    // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
+    ...(process.env.BENCH_CPU_PROF
+      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
+      : {}),
   },
 });
 const { app, orm } = bench;
@@ -114,7 +122,7 @@ async function floor(count: number): Promise<Rate> {
 }
 
 /** The delivery path alone: deliveries queued in bulk (as many dispatchers would), drained to the receiver. */
-async function drain(count: number): Promise<Rate> {
+async function drain(count: number): Promise<Rate & { sample: BoundSample }> {
   const before = receiver.hits.length;
   const base = 1_000_000 + sequence;
   sequence += count;
@@ -128,29 +136,39 @@ async function drain(count: number): Promise<Rate> {
        cross join (select id from webhook_endpoints where account_id = ? limit 1) e`,
     [base, base, base, base, count, accountId],
   );
-  return receipts(before, count);
+  // A deployed database's autovacuum keeps the table's statistics; on a machine where it is off (CI
+  // settings) a never-analyzed table makes the claim sort every due row instead of reading the partial
+  // index (WEBHOOK_BENCH_NO_ANALYZE=1 measures that case).
+  if (process.env.WEBHOOK_BENCH_NO_ANALYZE !== '1') await orm.em.fork().execute('analyze webhook_deliveries');
+  // From the commit of the queued rows to the last receipt: where each process's CPU went meanwhile.
+  const sampler = await startBoundSampler(ADMIN_URL, new URL(bench.databaseUrl).pathname.slice(1), [
+    bench.app.process.pid!,
+  ]);
+  const received = await receipts(before, count);
+  return { ...received, sample: await sampler.stop() };
+}
+
+const fmt = (r: { p50: number; p99: number; n: number }) =>
+  `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.n} receipts)`;
+const rate = (r: Rate) =>
+  `${r.deliveries}/${r.expected} deliveries in ${r.seconds.toFixed(2)} s → ${r.perSecond.toFixed(0)}/s`;
+
+/** Commit → receipt latency and the sustained end-to-end rate with one endpoint. */
+async function endToEnd() {
+  await latency(1, 10); // warm-up
+  const one = await latency(1, 200);
+  const oneRate = await throughput(1, 2000);
+  console.log(`commit → webhook receipt, 1 endpoint:  ${fmt(one)}  (targets p50 ≤ 25 ms, p99 ≤ 100 ms)`);
+  console.log(`sustained end to end, 1 endpoint:  ${rate(oneRate)}`);
 }
 
 try {
   await addEndpoints(1);
-  await latency(1, 10); // warm-up
-  const one = await latency(1, 200);
-  const oneRate = await throughput(1, 2000);
+  if (!DRAIN_ONLY) await endToEnd();
   await floor(2000); // warm-up
   const floorBefore = await floor(DRAINED);
   const drained = await drain(DRAINED);
   const floorAfter = await floor(DRAINED);
-  await addEndpoints(4);
-  const five = await latency(5, 100);
-  const fiveRate = await throughput(5, 1000);
-  const fmt = (r: { p50: number; p99: number; n: number }) =>
-    `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.n} receipts)`;
-  const rate = (r: { deliveries: number; expected: number; seconds: number; perSecond: number }) =>
-    `${r.deliveries}/${r.expected} deliveries in ${r.seconds.toFixed(2)} s → ${r.perSecond.toFixed(0)}/s`;
-  console.log(`commit → webhook receipt, 1 endpoint:  ${fmt(one)}  (targets p50 ≤ 25 ms, p99 ≤ 100 ms)`);
-  console.log(`commit → webhook receipt, 5 endpoints: ${fmt(five)}`);
-  console.log(`sustained end to end, 1 endpoint:  ${rate(oneRate)}`);
-  console.log(`sustained end to end, 5 endpoints: ${rate(fiveRate)}`);
   const floorRate = (floorBefore.perSecond + floorAfter.perSecond) / 2;
   console.log(
     `floor, bare https client loop (${CONCURRENCY} in flight, keep-alive, signed bodies, no database): ` +
@@ -161,9 +179,22 @@ try {
       `(target ≥ 8,000/s) = ${((100 * drained.perSecond) / floorRate).toFixed(0)}% of the floor's mean`,
   );
   console.log('  (floor and path timed alike: first to last receipt at the receiver)');
+  const { sample } = drained;
+  console.log(`  during the drain: ${verdict(sample, 1)} (the load generator is the receiver)`);
   console.log(
-    '  (end-to-end rates include committing the events, from 20 writers in this process, and dispatching them)',
+    `  PostgreSQL backends active ${sample.activeBackends.toFixed(2)} on average; waits: ` +
+      sample.topWaits.map((w) => `${w.event} ${(100 * w.share).toFixed(0)}%`).join(', '),
   );
+  if (!DRAIN_ONLY) {
+    await addEndpoints(4);
+    const five = await latency(5, 100);
+    const fiveRate = await throughput(5, 1000);
+    console.log(`commit → webhook receipt, 5 endpoints: ${fmt(five)}`);
+    console.log(`sustained end to end, 5 endpoints: ${rate(fiveRate)}`);
+    console.log(
+      '  (end-to-end rates include committing the events, from 20 writers in this process, and dispatching them)',
+    );
+  }
 } finally {
   await bench.close();
   await receiver.close();

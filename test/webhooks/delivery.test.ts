@@ -387,11 +387,11 @@ describe('webhook delivery', () => {
 
 describe('webhook delivery worker (pipeline)', () => {
   /** Runs a worker with `concurrency` in flight until `done` holds. */
-  async function runWorker(concurrency: number, done: () => Promise<boolean>) {
+  async function runWorker(concurrency: number, done: () => Promise<boolean>, client = outbound) {
     const logger = createLogger('silent');
     const stop = startDeliveryWorker({
       orm: orm(),
-      outbound,
+      outbound: client,
       secretKey,
       logger,
       clock,
@@ -439,5 +439,55 @@ describe('webhook delivery worker (pipeline)', () => {
     expect(failed!.nextAttemptAt).toEqual(new Date(clock.now().getTime() + RETRY_BACKOFF_SECONDS[0] * 1000));
     const [succeeded] = await deliveriesOf(ok.endpointId);
     expect(succeeded).toMatchObject({ status: 'succeeded', attempts: 1, responseStatus: 200 });
+  });
+
+  it('claims ahead of its free slots, and a stopped worker makes the rows it claimed but did not send due again', async () => {
+    const { accountId, endpointId, path } = await setup();
+    await dispatchEvents(
+      orm().em.fork(),
+      Array.from({ length: 5 }, () => publishedEvent(accountId)),
+      clock.now(),
+    );
+    // The first POST waits until the worker has been told to stop.
+    let sending = 0;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gated: OutboundClient = {
+      request: async (url, options) => {
+        sending++;
+        await gate;
+        return outbound.request(url, options);
+      },
+      close: async () => {},
+    };
+    const stop = startDeliveryWorker({
+      orm: orm(),
+      outbound: gated,
+      secretKey,
+      logger: createLogger('silent'),
+      clock,
+      timeoutSeconds: 5,
+      concurrency: 1,
+    });
+    await expect.poll(() => sending, { timeout: 10_000 }).toBe(1);
+    const leased = (await deliveriesOf(endpointId)).filter(
+      (d) => d.nextAttemptAt!.getTime() > clock.now().getTime(),
+    );
+    // One in flight and two queued behind it (three times the concurrency), each leased.
+    expect(leased).toHaveLength(3);
+    const stopped = stop();
+    open();
+    await stopped;
+    expect(receiver.at(path)).toHaveLength(1);
+    const rows = await deliveriesOf(endpointId);
+    expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(1);
+    const pending = rows.filter((d) => d.status === 'pending');
+    expect(pending).toHaveLength(4);
+    // The two queued rows are due again now, not when their lease would have ended.
+    expect(
+      pending.every((d) => d.attempts === 0 && d.nextAttemptAt!.getTime() <= clock.now().getTime()),
+    ).toBe(true);
   });
 });

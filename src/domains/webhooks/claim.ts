@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray } from './record.ts';
 
 /** A delivery claimed for sending, with what the POST needs. */
 export interface ClaimedDelivery {
@@ -41,5 +42,18 @@ export async function claimDue(
       where d.id = due.id and e.active
       returning d.id, d.endpoint_id, e.url, e.secret_sealed, d.event_type, d.payload, d.attempts`,
     [now, limit, leaseUntil],
+  );
+}
+
+/**
+ * Makes claimed rows that were not sent due again at `now` (a stopping worker's queue), unless they
+ * moved meanwhile (finished, or redelivered).
+ */
+export async function releaseClaims(em: EntityManager, rows: ClaimedDelivery[], now: Date): Promise<void> {
+  await em.execute(
+    `update webhook_deliveries d set next_attempt_at = ?
+       from unnest(?::uuid[], ?::int[]) as v(id, attempts)
+      where d.id = v.id and d.status = 'pending' and d.attempts = v.attempts`,
+    [now, pgArray(rows.map((row) => row.id)), pgArray(rows.map((row) => row.attempts))],
   );
 }

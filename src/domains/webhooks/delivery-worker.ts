@@ -3,7 +3,8 @@ import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { type ClaimedDelivery, claimDue } from './claim.ts';
+import { type ClaimedDelivery, claimDue, releaseClaims } from './claim.ts';
+import { ClaimQueue } from './claim-queue.ts';
 import { type DeliverResult, leaseUntil, recordSent } from './deliver.ts';
 import type { Sent } from './record.ts';
 import { secretOpener, sendDelivery } from './send.ts';
@@ -31,10 +32,13 @@ export interface DeliveryWorkerOptions {
 }
 
 /**
- * Sends due webhook deliveries as a pipeline: it keeps up to `concurrency` POSTs in flight, claiming
- * (one statement, SKIP LOCKED) as many rows as there are free slots once a quarter of them are free,
- * and records outcomes in batches while the next ones are sent. Polls at most 250 ms apart when idle.
- * Any number of workers may run, in any number of processes.
+ * Sends due webhook deliveries as a pipeline: it keeps up to `concurrency` POSTs in flight from a
+ * queue of claimed rows, claims (one statement, SKIP LOCKED) a batch of at least `concurrency` rows
+ * whenever the queue has room for one, and records outcomes in batches while the next ones are sent.
+ * The queue holds up to twice `concurrency` rows so that sends go on while a claim waits on
+ * PostgreSQL; large claims keep PostgreSQL's cost per delivery low (most of a claim's cost is per
+ * statement). Polls at most 250 ms apart when idle. Any number of workers may run, in any number of
+ * processes.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promise<void> {
   const clock = options.clock ?? systemClock;
@@ -46,24 +50,42 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
     secretKey: options.secretKey,
     openSecret: secretOpener(options.secretKey),
   };
+  /** Claimed rows at most, in flight or queued. */
+  const held = 3 * concurrency;
   let stopped = false;
   let inFlight = 0;
+  const queued = new ClaimQueue();
   let slotFreed: (() => void) | null = null;
 
   const recorder = outcomeRecorder(options, clock);
 
-  const send = (row: ClaimedDelivery) => {
-    inFlight++;
-    void sendDelivery(row, sendDeps).then((outcome) => {
-      inFlight--;
-      recorder.add({ row, outcome });
-      slotFreed?.();
-    });
+  const fillSlots = () => {
+    while (inFlight < concurrency && !stopped) {
+      const row = queued.next(clock.now());
+      if (!row) return;
+      inFlight++;
+      // sendDelivery answers every failure as an outcome; a rejection all the same is recorded as a
+      // failed attempt too, so the slot is always given back.
+      void sendDelivery(row, sendDeps)
+        .catch((error: unknown) => ({
+          ok: false,
+          status: null,
+          latencyMs: 0,
+          error: String(error instanceof Error ? error.message : error).slice(0, 1000),
+        }))
+        .then((outcome) => {
+          inFlight--;
+          recorder.add({ row, outcome });
+          fillSlots();
+          slotFreed?.();
+        });
+    }
   };
 
-  /** Resolves once at least `free` slots are free. */
-  const slots = async (free: number) => {
-    while (concurrency - inFlight < free) {
+  const room = () => held - inFlight - queued.size;
+  /** Resolves once the queue has room for a batch of `concurrency` rows. */
+  const roomForBatch = async () => {
+    while (room() < concurrency && !stopped) {
       await new Promise<void>((resolve) => {
         slotFreed = resolve;
       });
@@ -73,24 +95,31 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
 
   const loop = async () => {
     while (!stopped) {
-      await slots(inFlight === 0 ? 1 : Math.max(1, Math.floor(concurrency / 4)));
+      await roomForBatch();
       if (stopped) break;
       let claimed: ClaimedDelivery[] = [];
+      const now = clock.now();
       try {
-        const now = clock.now();
-        claimed = await claimDue(
-          options.orm.em.fork(),
-          now,
-          concurrency - inFlight,
-          leaseUntil(now, timeoutSeconds),
-        );
+        claimed = await claimDue(options.orm.em.fork(), now, room(), leaseUntil(now, timeoutSeconds));
       } catch (err) {
         options.logger.error({ err }, 'webhook delivery worker');
       }
-      for (const row of claimed) send(row);
+      queued.add(claimed, now);
+      fillSlots();
       if (claimed.length === 0 && !stopped) await wakeup.sleep(IDLE_MS);
     }
-    await slots(concurrency);
+    // Rows claimed but not sent are made due again now rather than when their lease ends.
+    const unsent = queued.takeAll();
+    if (unsent.length > 0) {
+      await releaseClaims(options.orm.em.fork(), unsent, clock.now()).catch((err) =>
+        options.logger.error({ err }, 'webhook delivery worker: releasing claims'),
+      );
+    }
+    while (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        slotFreed = resolve;
+      });
+    }
     await recorder.drain();
   };
   const running = loop();

@@ -15,7 +15,7 @@ export interface Sent {
 }
 
 /** A PostgreSQL array literal of uuids or integers (a JS array parameter would be spread as a list). */
-const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
+export const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
 
 const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
 

@@ -1,5 +1,5 @@
 import { isAppError } from '../../platform/errors.ts';
-import type { OutboundClient, OutboundResponse } from '../../platform/http/index.ts';
+import type { OutboundClient } from '../../platform/http/index.ts';
 import { open } from '../../platform/secret-box.ts';
 import type { ClaimedDelivery } from './claim.ts';
 import { webhookHeaders } from './signature.ts';
@@ -20,34 +20,12 @@ export interface Outcome {
 }
 
 const OPENED_SECRETS_KEPT = 1000;
-/** Response body bytes read (and ignored) to keep the connection; a longer body closes it instead. */
+/**
+ * Response body bytes read (and ignored) to keep the connection; a longer body closes it instead. A
+ * body dropped unread would abort the request and close the socket: the next POST would pay a TLS
+ * handshake.
+ */
 const DISCARDED_BODY_BYTES = 64 * 1024;
-/**
- * How long the discarded body may take after the status arrived; past it the connection is closed.
- * Each chunk may come within the outbound client's body timeout, so without this a receiver trickling
- * bytes would hold a delivery slot for as long as it liked (and fill every slot of every process).
- */
-export const DISCARDED_BODY_DEADLINE_MS = 1000;
-
-/**
- * Reads the response body to its end so the keep-alive connection goes back to the pool: a body
- * dropped unread aborts the request and closes the socket, and the next POST pays a TLS handshake.
- */
-async function discardBody(response: OutboundResponse): Promise<void> {
-  let read = 0;
-  const deadline = setTimeout(() => response.dispose(), DISCARDED_BODY_DEADLINE_MS);
-  try {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      read += chunk.length;
-      if (read > DISCARDED_BODY_BYTES) break;
-    }
-  } catch {
-    // The status decides the outcome; a body cut short only costs the connection.
-  } finally {
-    clearTimeout(deadline);
-    response.dispose();
-  }
-}
 
 /**
  * Opens sealed signing secrets, remembering the last few hundred: a rotated or deleted endpoint has a
@@ -89,9 +67,9 @@ export async function sendDelivery(row: ClaimedDelivery, deps: SendDeps): Promis
       headers,
       body,
       fieldPath: 'url',
+      discardBodyBytes: DISCARDED_BODY_BYTES,
     });
     const latencyMs = latency();
-    await discardBody(response);
     const ok = response.status >= 200 && response.status < 300;
     return { ok, status: response.status, latencyMs, error: ok ? null : `HTTP ${response.status}` };
   } catch (error) {

@@ -51,7 +51,20 @@ export interface OutboundRequestOptions {
   signal?: AbortSignal;
   /** The caller's name for the field that held the URL (`details[].path` of refusals); default `url`. */
   fieldPath?: string;
+  /**
+   * For callers that need only the status: the response body is read to its end and dropped before
+   * the request resolves (the returned body has ended), so the keep-alive connection goes back to the
+   * pool. A body longer than this many bytes closes the connection instead.
+   */
+  discardBodyBytes?: number;
 }
+
+/**
+ * How long a discarded body may take after the status: past it the connection is closed. Each chunk
+ * may come within the body timeout, so without a deadline a server trickling bytes would hold the
+ * caller (a webhook delivery slot) for as long as it liked.
+ */
+export const DISCARD_DEADLINE_MS = 1000;
 
 export type OutboundHeaders = Record<string, string | string[] | undefined>;
 
@@ -144,6 +157,14 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
         const location = firstHeader(response.headers.location);
         if (!REDIRECTS.has(response.statusCode) || location === undefined) {
           clearTimeout(deadline);
+          if (init.discardBodyBytes !== undefined) {
+            // The status decides: a body that fails, or outlasts its deadline, only costs the connection.
+            await response.body
+              .dump({ limit: init.discardBodyBytes, signal: AbortSignal.timeout(DISCARD_DEADLINE_MS) })
+              .catch(() => {});
+            unlink();
+            return endedResponse(response, url, redirects);
+          }
           const failure = context();
           const mapError = (error: unknown) =>
             init.signal?.aborted ? init.signal.reason : mapBodyError(error, failure);
@@ -230,6 +251,24 @@ function wrapResponse(
     url: url.href,
     redirects,
     body,
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}
+
+/** A response whose body was read to its end and dropped (`discardBodyBytes`). */
+function endedResponse(
+  response: Awaited<ReturnType<typeof undiciRequest>>,
+  url: URL,
+  redirects: number,
+): OutboundResponse {
+  const dispose = () => {};
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    url: url.href,
+    redirects,
+    body: response.body,
     dispose,
     [Symbol.dispose]: dispose,
   };

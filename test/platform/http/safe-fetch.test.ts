@@ -387,6 +387,36 @@ describe('requests and responses', () => {
     ok.dispose();
   });
 
+  it('discardBodyBytes: reads a short body to its end and keeps the connection; a longer one is not read', async () => {
+    const size = (path: string) => Number(new URL(path, 'http://x').searchParams.get('bytes'));
+    const bodies = await startServer(PUBLIC_HOST, (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(size(req.url ?? '/')));
+    });
+    try {
+      const discarding = client();
+      const send = async (bytes: number) => {
+        const response = await discarding.request(bodies.url(`/?bytes=${bytes}`), {
+          method: 'POST',
+          body: '{}',
+          discardBodyBytes: 1024,
+        });
+        expect(response.status).toBe(200);
+        expect(response.body.readableEnded || response.body.destroyed).toBe(true);
+        // undici puts the connection back in its pool a tick after the body ends (also when read).
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      await send(500);
+      await send(500);
+      expect(bodies.connections).toBe(1);
+      // Past the limit the body is not read: its connection is closed, not reused.
+      await send(200_000);
+      await send(500);
+      expect(bodies.connections).toBeGreaterThan(1);
+    } finally {
+      await bodies.close();
+    }
+  });
+
   it('streams a large body without buffering it', async () => {
     const chunk = Buffer.alloc(64 * 1024, 7);
     const total = 20 * 1024 * 1024;
