@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
 import { withGapFill } from '../../src/platform/events/gap-fill.ts';
-import { createLocalPubSub, type PublishedEvent } from '../../src/platform/events/pubsub.ts';
+import { createLocalPubSub, type PublishedEvent, type PubSub } from '../../src/platform/events/pubsub.ts';
 import { OutboxRelay } from '../../src/platform/events/relay.ts';
 import { lastPublishedCursor, publishedBetween } from '../../src/platform/events/replay.ts';
 import { streamEvents } from '../../src/platform/events/subscribe.ts';
@@ -23,6 +23,35 @@ const emit = (accountId: string, n: number) =>
     .em.fork()
     .transactional((em) => appendEvent(em, { accountId, type: 'release.status_changed', payload: { n } }));
 
+/** What one account's subscriber in this process receives from `events`, from now on. */
+async function subscriber(events: PubSub, accountId: string): Promise<PublishedEvent[]> {
+  stops.push(() => events.close());
+  const received: PublishedEvent[] = [];
+  const controller = new AbortController();
+  stops.push(async () => controller.abort());
+  void (async () => {
+    for await (const event of streamEvents(orm().em, events, { accountId }, null, controller.signal))
+      received.push(event);
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 300)); // listening, and the last cursor read
+  return received;
+}
+
+/** Another process's relay assigns cursors to what is in the outbox and dies before publishing. */
+async function relayKilledBeforePublishing(): Promise<void> {
+  const killed = new OutboxRelay(orm(), { ...createLocalPubSub(), publish: async () => {} }, logger);
+  await killed.start();
+  await killed.kick();
+  await killed.stop();
+}
+
+/** The surviving process's relay, publishing to this process's transport. */
+async function survivingRelay(transport: PubSub): Promise<void> {
+  const relay = new OutboxRelay(orm(), transport, logger);
+  await relay.start();
+  stops.push(() => relay.stop());
+}
+
 describe('events from other processes, with holes filled from the outbox', () => {
   it('a relay killed between its commit and its publish: the next event brings the missed ones first, in order', async () => {
     const accountId = randomUUID();
@@ -32,27 +61,14 @@ describe('events from other processes, with holes filled from the outbox', () =>
       lastCursor: () => lastPublishedCursor(orm().em.fork()),
       between: (after, before) => publishedBetween(orm().em.fork(), after, before),
     });
-    stops.push(() => events.close());
-    const received: PublishedEvent[] = [];
-    const controller = new AbortController();
-    stops.push(async () => controller.abort());
-    void (async () => {
-      for await (const event of streamEvents(orm().em, events, { accountId }, null, controller.signal))
-        received.push(event);
-    })();
-    await new Promise((resolve) => setTimeout(resolve, 300)); // listening, and the last cursor read
+    const received = await subscriber(events, accountId);
 
     // Another process's relay assigns cursors to two events and dies before publishing them.
     await emit(accountId, 1);
     await emit(accountId, 2);
-    const killed = new OutboxRelay(orm(), { ...createLocalPubSub(), publish: async () => {} }, logger);
-    await killed.start();
-    await killed.kick();
-    await killed.stop();
+    await relayKilledBeforePublishing();
     // The surviving process's relay publishes the next one.
-    const relay = new OutboxRelay(orm(), transport, logger);
-    await relay.start();
-    stops.push(() => relay.stop());
+    await survivingRelay(transport);
     await emit(accountId, 3);
 
     await vi.waitFor(() => expect(received).toHaveLength(3));
@@ -76,24 +92,11 @@ describe('events from other processes, with holes filled from the outbox', () =>
       },
       (err) => errors.push(err),
     );
-    stops.push(() => events.close());
-    const received: PublishedEvent[] = [];
-    const controller = new AbortController();
-    stops.push(async () => controller.abort());
-    void (async () => {
-      for await (const event of streamEvents(orm().em, events, { accountId }, null, controller.signal))
-        received.push(event);
-    })();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const received = await subscriber(events, accountId);
 
     await emit(accountId, 1);
-    const killed = new OutboxRelay(orm(), { ...createLocalPubSub(), publish: async () => {} }, logger);
-    await killed.start();
-    await killed.kick();
-    await killed.stop();
-    const relay = new OutboxRelay(orm(), transport, logger);
-    await relay.start();
-    stops.push(() => relay.stop());
+    await relayKilledBeforePublishing();
+    await survivingRelay(transport);
     await emit(accountId, 2);
 
     await vi.waitFor(() => expect(received).toHaveLength(2));
