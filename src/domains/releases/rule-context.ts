@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
 import { AudioAnalysis } from '../audio/audio-analysis.entity.ts';
 import type { AudioDeps } from '../audio/audio-deps.ts';
 import { aiDetectionOf } from '../audio/detect-ai.ts';
@@ -21,28 +22,18 @@ function oncePerUrl<T>(run: (fileUrl: string) => Promise<T>): (fileUrl: string) 
 }
 
 /**
- * The caller's files by `fileUrl`, null where not the caller's: the lookups asked in one turn of the
- * event loop (the rules ask for the cover and every track's audio at once) share one statement.
+ * The caller's files by `fileUrl`, null where not the caller's: a DataLoader, so the lookups asked
+ * together (the rules ask for the cover and every track's audio at once) share one statement and each
+ * file is looked up once.
  */
-function filesInOneStatement(
-  em: EntityManager,
-  accountId: string,
-): (fileUrl: string) => Promise<StoredFile | null> {
-  let batch: { fileUrl: string; resolve: (file: StoredFile | null) => void }[] = [];
-  const lookUp = async () => {
-    const asked = batch;
-    batch = [];
-    const files = await findOwnedFiles(
+function ownedFiles(em: EntityManager, accountId: string): (fileUrl: string) => Promise<StoredFile | null> {
+  const loader = new DataLoader<string, StoredFile | null>((fileUrls) =>
+    findOwnedFiles(
       em,
-      asked.map(({ fileUrl }) => ({ accountId, fileUrl })),
-    ).catch(() => asked.map(() => null));
-    for (const [index, { resolve }] of asked.entries()) resolve(files[index] ?? null);
-  };
-  return (fileUrl) =>
-    new Promise((resolve) => {
-      if (batch.length === 0) queueMicrotask(() => void lookUp());
-      batch.push({ fileUrl, resolve });
-    });
+      fileUrls.map((fileUrl) => ({ accountId, fileUrl })),
+    ).catch(() => fileUrls.map(() => null)),
+  );
+  return (fileUrl) => loader.load(fileUrl);
 }
 
 /**
@@ -54,7 +45,7 @@ export function ruleContextFor(
   accountId: string,
   options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
-  const file = oncePerUrl(filesInOneStatement(em, accountId));
+  const file = ownedFiles(em, accountId);
   const analysis = async (fileUrl: string, kind: 'ai_detection' | 'registry_match') => {
     const stored = await file(fileUrl);
     if (!stored) return null;
