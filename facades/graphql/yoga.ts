@@ -102,13 +102,18 @@ function useMetrics(app: AppServices): Plugin {
       if (!res || Symbol.asyncIterator in result) return;
       for (const each of Array.isArray(result) ? result : [result]) {
         for (const error of each.errors ?? []) {
-          const type = errorTypeOf(error);
-          app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
+          countGraphQLError(app, error);
           res.locals.graphqlFailed = true;
         }
       }
     },
   };
+}
+
+/** One GraphQL error in the metrics, by its type (`api_error` when it names none of ours). */
+function countGraphQLError(app: AppServices, error: Parameters<typeof errorTypeOf>[0]): void {
+  const type = errorTypeOf(error);
+  app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
 }
 
 /** Input no operation may carry (NUL characters), refused before any resolver runs. */
@@ -142,10 +147,7 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
   const fanOut = createFanOut(normalise);
   /** Errors sent over graphql-ws count in the metrics by type, as answers over HTTP do. */
   const counted = (errors: ReturnType<typeof normalise>) => {
-    for (const error of errors) {
-      const type = errorTypeOf(error);
-      app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
-    }
+    for (const error of errors) countGraphQLError(app, error);
     return errors;
   };
   useServer<Record<string, unknown> | undefined>(

@@ -7,7 +7,7 @@ import { type ClaimedDelivery, claimDue, releaseClaims } from './claim.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import { type DeliverResult, leaseUntil, recordSent } from './deliver.ts';
 import type { Sent } from './record.ts';
-import { secretOpener, sendDelivery } from './send.ts';
+import { failedOutcome, secretOpener, sendDelivery } from './send.ts';
 
 const IDLE_MS = 250;
 /** Deliveries in flight per worker by default (the server sets WEBHOOK_CONCURRENCY). */
@@ -67,12 +67,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
       // sendDelivery answers every failure as an outcome; a rejection all the same is recorded as a
       // failed attempt too, so the slot is always given back.
       void sendDelivery(row, sendDeps)
-        .catch((error: unknown) => ({
-          ok: false,
-          status: null,
-          latencyMs: 0,
-          error: String(error instanceof Error ? error.message : error).slice(0, 1000),
-        }))
+        .catch((error: unknown) => failedOutcome(error, 0))
         .then((outcome) => {
           inFlight--;
           recorder.add({ row, outcome });

@@ -73,11 +73,16 @@ export async function sendDelivery(row: ClaimedDelivery, deps: SendDeps): Promis
     const ok = response.status >= 200 && response.status < 300;
     return { ok, status: response.status, latencyMs, error: ok ? null : `HTTP ${response.status}` };
   } catch (error) {
-    const message = isAppError(error)
-      ? `${error.code}: ${error.message}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-    return { ok: false, status: null, latencyMs: latency(), error: message.slice(0, 1000) };
+    return failedOutcome(error, latency());
   }
+}
+
+/** A send that ended in an error, as the delivery log records it (the message, at most 1,000 characters). */
+export function failedOutcome(error: unknown, latencyMs: number): Outcome {
+  const message = isAppError(error)
+    ? `${error.code}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return { ok: false, status: null, latencyMs, error: message.slice(0, 1000) };
 }
