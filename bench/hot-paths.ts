@@ -35,6 +35,8 @@ import { benchApp, startChild } from './support/servers.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /** `BENCH_PARTS=http` or `in-process` runs one half alone (default: both). */
 const PARTS = process.env.BENCH_PARTS ?? 'http,in-process';
+/** `BENCH_CONNECTIONS=10` measures one connection count alone (default: 1 and 10). */
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
 const STORES = 25;
 const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
   releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;
@@ -167,7 +169,7 @@ try {
   ];
 
   await measureHttp('warm-up', { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth }, 2, 10);
-  for (const connections of PARTS.includes('http') ? [1, 10] : []) {
+  for (const connections of PARTS.includes('http') ? CONNECTIONS : []) {
     const rows: Measurement[] = [];
     for (const scenario of scenarios(connections)) rows.push(await scenario());
     console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { ErrorExtensions } from '../../schema/errors.ts';
 import type { ErrorType } from '../../src/platform/errors.ts';
 import { countError } from '../metrics.ts';
+import { sendJson } from '../send-json.ts';
 
 const HTTP_STATUS: Record<ErrorType, number> = {
   invalid_request_error: 400,
@@ -49,7 +50,7 @@ export function sendError(res: Response, envelope: ErrorEnvelope): void {
     res.setHeader('Retry-After', String(Math.ceil(envelope.retryAfterSeconds)));
   const requestId = envelope.requestId || (res.locals.requestId as string | undefined);
   countError(res, envelope.type);
-  res.status(statusForError(envelope.type)).json(requestId ? { ...envelope, requestId } : envelope);
+  sendJson(res, statusForError(envelope.type), requestId ? { ...envelope, requestId } : envelope);
 }
 
 export function envelopeFrom(message: string, extensions: ErrorExtensions): ErrorEnvelope {

@@ -7,6 +7,7 @@ import type { AppServices } from '../../schema/services.ts';
 import { AppError, invalidRequest } from '../../src/platform/errors.ts';
 import { clientInfo } from '../client-info.ts';
 import { routeHandler } from '../route-handler.ts';
+import { sendJson } from '../send-json.ts';
 import { envelopeFrom, sendError } from './errors.ts';
 import type { RestRoute, VariableSource } from './route.ts';
 
@@ -143,7 +144,7 @@ export function createRestRouter(
           }
           const body = route.select ? result.data?.[route.select] : result.data;
           if (route.render?.(body, req, res)) return;
-          res.status(route.status ?? 200).json(body);
+          sendJson(res, route.status ?? 200, body);
         },
         app.metrics.request(channel, route.operationId),
       ),

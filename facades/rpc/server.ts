@@ -9,6 +9,7 @@ import { authenticate, bearerToken } from '../../schema/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { clientInfo } from '../client-info.ts';
 import { countError, observeRequest } from '../metrics.ts';
+import { sendJsonText } from '../send-json.ts';
 import { transportError } from '../transport-errors.ts';
 import { stringifyAnswer } from './answer-json.ts';
 import { allowedWithoutHeader, sendChallenge } from './auth.ts';
@@ -143,9 +144,7 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
         res.status(202).end();
         return;
       }
-      res
-        .type('application/json')
-        .send(stringifyAnswer(isBatch ? responses : (responses[0] as JSONRPCResponse)));
+      sendJsonText(res, 200, stringifyAnswer(isBatch ? responses : (responses[0] as JSONRPCResponse)));
     } catch (error) {
       app.logger.error({ err: error, requestId }, 'unexpected error in agent request');
       if (res.headersSent) return;

@@ -103,4 +103,30 @@ describe('REST error envelopes (the spec’s Errors table)', () => {
     const mended = await request(app().url, 'GET', '/v1/me/credits', { token: account.token });
     expect(mended.status).toBe(200);
   });
+  it('JSON answers carry their charset and their exact byte length; a HEAD carries the head alone', async () => {
+    const { token } = await accountWithToken(app().em());
+    // A long answer with non-ASCII text (written in one piece whatever its size), then an error.
+    const stores = await fetch(`${app().url}/v1/distribution-stores`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const text = await stores.text();
+    expect(text.length).toBeGreaterThan(1000);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
+    expect(stores.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(stores.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+
+    const missing = await fetch(`${app().url}/v1/nope`);
+    const missingText = await missing.text();
+    expect(JSON.parse(missingText).code).toBe('route_not_found');
+    expect(missing.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(missing.headers.get('content-length'))).toBe(Buffer.byteLength(missingText));
+
+    const head = await fetch(`${app().url}/v1/distribution-stores`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(await head.text()).toBe('');
+  });
 });
