@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, {
   type Express,
@@ -19,8 +19,10 @@ import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { attachMetrics, createMetricsRoute, markArrival, observeRequest } from './metrics.ts';
 import { createOAuthRoutes, OAUTH_PATH_PREFIXES } from './oauth/index.ts';
 import { sendError } from './rest/errors.ts';
-import { createRestApi } from './rest/index.ts';
-import { createAgentApi } from './rpc/index.ts';
+import { createRestApi, REST_MOUNT } from './rest/index.ts';
+import { restRoutes } from './rest/routes/index.ts';
+import { RouteTable } from './route-table.ts';
+import { AGENT_MOUNT, createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { createWebRoutes } from './web/index.ts';
@@ -50,8 +52,21 @@ function onlyUnder(prefixes: readonly string[], router: RequestHandler): Request
   };
 }
 
-/** One express app for every surface: /graphql, /v1, /api/mcp and the web documents. */
-export function createApp(app: AppServices): Express {
+/** Paths served before the API's routers: the route table may hold nothing under them. */
+const SERVED_BEFORE_THE_API = [
+  '/metrics',
+  ...OAUTH_PATH_PREFIXES,
+  '/graphql',
+  ...PAYMENT_PATH_PREFIXES,
+  '/api/mcp/upload',
+  '/api/mcp/docs',
+];
+
+/**
+ * One express app for every surface: /graphql, /v1, /api/mcp and the web documents; with a RouteTable,
+ * the rows of /v1 and /api/mcp are entered there too (see RouteTable).
+ */
+export function createApp(app: AppServices, table?: RouteTable): Express {
   const http = express();
   http.disable('x-powered-by');
   // API answers are not revalidated with ETags (drafts use revision numbers); hashing every body costs.
@@ -69,10 +84,10 @@ export function createApp(app: AppServices): Express {
   http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, measuredGraphQL(app, yoga));
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
   http.use(onlyUnder(PAYMENT_PATH_PREFIXES, createPaymentRoutes(app)));
-  http.use('/v1', createRestApi(app));
-  http.use('/api/mcp', originGuard(app.config));
+  http.use(REST_MOUNT, createRestApi(app, restRoutes, table));
+  http.use(AGENT_MOUNT, originGuard(app.config));
   http.use('/api/mcp/upload', createUploadRoutes(app));
-  http.use('/api/mcp', createAgentApi(app));
+  http.use(AGENT_MOUNT, createAgentApi(app, {}, table));
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
   http.use(createSettingsRoutes(app));
@@ -92,6 +107,16 @@ export function createApp(app: AppServices): Express {
   return http;
 }
 
+/**
+ * The server's request listener: the API's route table first (one lookup), then the express app for
+ * everything else.
+ */
+export function createRequestListener(app: AppServices): RequestListener {
+  const table = new RouteTable(SERVED_BEFORE_THE_API, [bodyParserErrors, unexpectedErrors(app)]);
+  const http = createApp(app, table);
+  return table.listener(http, requestIds);
+}
+
 export interface RunningServer {
   server: Server;
   url: string;
@@ -99,7 +124,7 @@ export interface RunningServer {
 }
 
 export async function startServer(app: AppServices, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(createApp(app));
+  const server = createServer(createRequestListener(app));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -3,18 +3,34 @@ import { match } from 'path-to-regexp';
 import type { AppServices } from '../../schema/services.ts';
 import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
 import { countError, observeRequest } from '../metrics.ts';
+import type { RouteTable } from '../route-table.ts';
 import { jsonBody } from '../transport-errors.ts';
 import { createDiscoveryRoutes } from './discovery.ts';
 import { sendError } from './errors.ts';
 import type { RestRoute } from './route.ts';
-import { compileRoutes, createRestRouter } from './router.ts';
+import { compileRoutes, createRestRouter, routeHandlers } from './router.ts';
 import { restRoutes } from './routes/index.ts';
 
-/** The /v1 surface: the route table, plus answers for unknown paths and wrong methods in the envelope. */
-export function createRestApi(app: AppServices, routes: RestRoute[] = restRoutes): Router {
+/** Where the REST surface is mounted. */
+export const REST_MOUNT = '/v1';
+
+/**
+ * The /v1 surface: the route table, plus answers for unknown paths and wrong methods in the envelope.
+ * With a RouteTable, its rows are also entered there (the same handlers, looked up ahead of express).
+ */
+export function createRestApi(
+  app: AppServices,
+  routes: RestRoute[] = restRoutes,
+  table?: RouteTable,
+): Router {
+  const parseJson = jsonBody({ limit: '6mb' });
+  const handlers = routeHandlers(app, compileRoutes(routes));
+  for (const { route, handler } of handlers) {
+    table?.add({ method: route.method, mount: REST_MOUNT, path: route.path, handlers: [parseJson, handler] });
+  }
   const api = Router();
-  api.use(jsonBody({ limit: '6mb' }));
-  api.use(createRestRouter(app, compileRoutes(routes)));
+  api.use(parseJson);
+  api.use(createRestRouter(handlers));
   api.use(createDiscoveryRoutes(app, routes));
 
   const matchers = routes.map((route) => ({ method: route.method, test: match(route.path) }));

@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLError } from 'graphql';
 import { authenticate, bearerToken, type Channel } from '../../schema/context.ts';
 import { errorExtensions } from '../../schema/errors.ts';
@@ -61,10 +61,10 @@ function unreadableBody(req: Request) {
 
 /** The operation's variables, read from the request where the route says each one comes from. */
 export function variablesFor(req: Request, route: RestRoute): Record<string, unknown> {
-  const takesBody = Object.values(route.variables ?? {}).some((source) => source.from === 'body');
+  const readsBody = takesBody(route);
   const body: unknown = req.body;
-  if (takesBody && body === undefined && carriesBody(req)) throw unreadableBody(req);
-  if (takesBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+  if (readsBody && body === undefined && carriesBody(req)) throw unreadableBody(req);
+  if (readsBody && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw invalidRequest(
       `The request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : typeof body}.`,
       undefined,
@@ -113,42 +113,55 @@ function restEnvelope(error: GraphQLError, restNames: Map<string, string>) {
   return envelopeFrom(error.message, extensions);
 }
 
-/** Express router for the route table: every row authenticates, runs its GraphQL operation, answers. */
-export function createRestRouter(
+/** A route of the table with its express handler: authenticate, run the GraphQL operation, answer. */
+export interface RouteWithHandler {
+  route: RestRoute;
+  handler: RequestHandler;
+}
+
+export function routeHandlers(
   app: AppServices,
   compiled: CompiledRoute[],
   channel: Extract<Channel, 'rest' | 'agent_http'> = 'rest',
-): Router {
-  const router = Router();
-  for (const entry of compiled) {
+): RouteWithHandler[] {
+  return compiled.map((entry) => {
     const { route } = entry;
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](
-      route.path,
-      routeHandler(
-        async (req: Request, res: Response) => {
-          const requestId = String(res.locals.requestId ?? crypto.randomUUID());
-          const principal = await authenticate(app, bearerToken(req.headers.authorization));
-          const variables = variablesFor(req, route);
-          const result = await runOperation(app, entry.operation, {
-            principal,
-            channel,
-            variables,
-            requestId,
-            client: clientInfo(req),
-          });
-          const [error] = result.errors;
-          if (error) {
-            sendError(res, restEnvelope(error, entry.restNames));
-            return;
-          }
-          const body = route.select ? result.data?.[route.select] : result.data;
-          if (route.render?.(body, req, res)) return;
-          sendJson(res, route.status ?? 200, body);
-        },
-        app.metrics.request(channel, route.operationId),
-      ),
+    const handler = routeHandler(
+      async (req: Request, res: Response) => {
+        const requestId = String(res.locals.requestId ?? crypto.randomUUID());
+        const principal = await authenticate(app, bearerToken(req.headers.authorization));
+        const variables = variablesFor(req, route);
+        const result = await runOperation(app, entry.operation, {
+          principal,
+          channel,
+          variables,
+          requestId,
+          client: clientInfo(req),
+        });
+        const [error] = result.errors;
+        if (error) {
+          sendError(res, restEnvelope(error, entry.restNames));
+          return;
+        }
+        const body = route.select ? result.data?.[route.select] : result.data;
+        if (route.render?.(body, req, res)) return;
+        sendJson(res, route.status ?? 200, body);
+      },
+      app.metrics.request(channel, route.operationId),
     );
+    return { route, handler };
+  });
+}
+
+/** An express router over the table's handlers (the requests the route table leaves to express). */
+export function createRestRouter(handlers: RouteWithHandler[]): Router {
+  const router = Router();
+  for (const { route, handler } of handlers) {
+    router[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](route.path, handler);
   }
   return router;
 }
+
+/** Whether the route reads a body (the JSON parser runs before it). */
+export const takesBody = (route: RestRoute): boolean =>
+  Object.values(route.variables ?? {}).some((source) => source.from === 'body');

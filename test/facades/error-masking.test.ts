@@ -1,9 +1,11 @@
+import { createServer } from 'node:http';
 import express from 'express';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { unexpectedErrors } from '../../facades/http-errors.ts';
 import { createRestApi } from '../../facades/rest/index.ts';
 import type { RestRoute } from '../../facades/rest/route.ts';
+import { RouteTable } from '../../facades/route-table.ts';
 import { normaliseError } from '../../schema/errors.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -42,40 +44,47 @@ describe('one error vocabulary, unexpected errors masked', () => {
     expect(logged).toHaveLength(1);
   });
 
-  it('a REST route that fails unexpectedly answers 500 api_error with a request id, no internals', async () => {
-    const exploding: RestRoute = {
-      operationId: 'explode',
-      method: 'GET',
-      path: '/explode',
-      summary: 'test only',
-      tag: 'test',
-      auth: 'public',
-      document: 'query { pricing { currency } }',
-      variables: {
-        x: {
-          from: 'query',
-          name: 'x',
-          parse: () => {
-            throw new Error('internal detail: /srv/secret');
+  it.each(['express', 'the route table'])(
+    'a REST route that fails unexpectedly answers 500 api_error with a request id, no internals (%s)',
+    async (via) => {
+      const exploding: RestRoute = {
+        operationId: 'explode',
+        method: 'GET',
+        path: '/explode',
+        summary: 'test only',
+        tag: 'test',
+        auth: 'public',
+        document: 'query { pricing { currency } }',
+        variables: {
+          x: {
+            from: 'query',
+            name: 'x',
+            parse: () => {
+              throw new Error('internal detail: /srv/secret');
+            },
           },
         },
-      },
-    };
-    const http = express();
-    http.use('/v1', createRestApi(app().services, [exploding]));
-    http.use(unexpectedErrors(app().services));
-    const server = http.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      const port = (server.address() as { port: number }).port;
-      const response = await fetch(`http://127.0.0.1:${port}/v1/explode?x=1`);
-      expect(response.status).toBe(500);
-      const body = (await response.json()) as Record<string, string>;
-      expect(body.type).toBe('api_error');
-      expect(JSON.stringify(body)).not.toContain('/srv/secret');
-      expect(typeof body.requestId).toBe('string');
-    } finally {
-      server.close();
-    }
-  });
+      };
+      const table = new RouteTable([], [unexpectedErrors(app().services)]);
+      const http = express();
+      http.use('/v1', createRestApi(app().services, [exploding], table));
+      http.use(unexpectedErrors(app().services));
+      const server = createServer(
+        via === 'express' ? http : table.listener(http, (_req, _res, next) => next()),
+      );
+      server.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const port = (server.address() as { port: number }).port;
+        const response = await fetch(`http://127.0.0.1:${port}/v1/explode?x=1`);
+        expect(response.status).toBe(500);
+        const body = (await response.json()) as Record<string, string>;
+        expect(body.type).toBe('api_error');
+        expect(JSON.stringify(body)).not.toContain('/srv/secret');
+        expect(typeof body.requestId).toBe('string');
+      } finally {
+        server.close();
+      }
+    },
+  );
 });
