@@ -5,6 +5,7 @@ import { WebSession } from './domains/accounts/web-session.entity.ts';
 import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { RegistryRecording } from './domains/audio/registry/registry-recording.entity.ts';
+import { RegistryVersion } from './domains/audio/registry/registry-version.entity.ts';
 import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
@@ -39,6 +40,7 @@ export const entities = [
   IdempotencyKey,
   AudioAnalysis,
   RegistryRecording,
+  RegistryVersion,
   RateLimitBucket,
   OutboxEvent,
   ...deliveryEntities,

@@ -15,6 +15,7 @@ import { Migration20261125113810_partners_mail } from './Migration20261125113810
 import { Migration20261125122054_sign_in_events } from './Migration20261125122054_sign_in_events.ts';
 import { Migration20261125133720_registry_created_at_index } from './Migration20261125133720_registry_created_at_index.ts';
 import { Migration20261125135657_webhook_claim_index } from './Migration20261125135657_webhook_claim_index.ts';
+import { Migration20261126103852_registry_version } from './Migration20261126103852_registry_version.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -38,4 +39,5 @@ export const migrationsList = [
     class: Migration20261125133720_registry_created_at_index,
   },
   { name: 'Migration20261125135657_webhook_claim_index', class: Migration20261125135657_webhook_claim_index },
+  { name: 'Migration20261126103852_registry_version', class: Migration20261126103852_registry_version },
 ];

@@ -141,7 +141,7 @@ describe('registry match (ACR check)', () => {
       },
     });
   });
-  it('a cached "no match" lasts until the registry grows: the next check after an addition looks again', async () => {
+  it('a cached "no match" lasts until the registry changes: the next check after an addition looks again', async () => {
     const reference = path.join(dir, 'later.wav');
     await writeWav(reference, musicLike(83, 20));
     const someone = await accountWithToken(app().em());
@@ -159,5 +159,29 @@ describe('registry match (ACR check)', () => {
     const after = await acr(someone.token, excerpt);
     expect(after.body).toMatchObject({ matched: true, cached: false, bestMatch: { title: 'Later Light' } });
     expect((await acr(someone.token, excerpt)).body).toEqual({ ...after.body, cached: true });
+  });
+  it('a recording dated before a cached check but committed after it still makes the check look again', async () => {
+    const reference = path.join(dir, 'raced.wav');
+    await writeWav(reference, musicLike(97, 20));
+    const someone = await accountWithToken(app().em());
+    const excerpt = await upload(someone.token, await distortedExcerpt(reference, 'raced-excerpt.mp3', 5));
+    expect((await acr(someone.token, excerpt)).body).toMatchObject({ matched: false, cached: false });
+
+    const csv = path.join(dir, 'raced.csv');
+    await writeFile(csv, 'title,artist,isrc,album,label,links,audio\nRaced Light,Ona Reyes,,,,,raced.wav\n');
+    await run(process.execPath, ['src/cli/admin.ts', 'registry:import', csv], {
+      env: { ...process.env, DATABASE_URL: app().services.config.DATABASE_URL! },
+    });
+    // As a writer whose clock read came before the check and whose commit came after it.
+    await app()
+      .em()
+      .nativeUpdate(
+        RegistryRecording,
+        { title: 'Raced Light' },
+        { createdAt: new Date('2020-01-01T00:00:00Z') },
+      );
+
+    const after = await acr(someone.token, excerpt);
+    expect(after.body).toMatchObject({ matched: true, cached: false, bestMatch: { title: 'Raced Light' } });
   });
 });

@@ -473,6 +473,32 @@ describe('sandbox distributor', () => {
     expect((await releaseOf(orm(), releaseId)).aggregateStatus).toBe('pending');
   });
 
+  it('a store withdrawn from the catalogue after the release was queued for it fails; the others move on', async () => {
+    const { releaseId, clock } = await enqueued({ storeIds: [301, 302] });
+    // As if store 302 had been withdrawn by a deploy: its queued row now names a store the catalogue lacks.
+    await orm()
+      .em.fork()
+      .execute('update deliveries set store_id = 99999 where release_id = ? and store_id = 302', [releaseId]);
+    for (let i = 0; i < 3; i += 1) await tick(orm(), clock);
+
+    const deliveries = await deliveriesOf(orm(), releaseId);
+    expect(deliveries.map((d) => [d.storeId, d.status, d.ddexMessage === null])).toEqual([
+      [301, 'live', false],
+      [99999, 'failed', true],
+    ]);
+    expect(deliveries[1]!.reason).toMatch(/^Store 99999 is no longer in the distribution catalogue/);
+    expect((await releaseOf(orm(), releaseId)).aggregateStatus).toBe('distributed');
+    const job = await jobOf(orm(), releaseId);
+    expect(job.state).toBe('completed');
+    expect(job.errors).toEqual([
+      expect.objectContaining({
+        code: 'delivery_failed',
+        storeId: 99999,
+        message: expect.stringMatching(/^Store 99999: Store 99999 is no longer/),
+      }),
+    ]);
+  });
+
   it('offline: nothing moves, status reads fall back to the last known statuses', async () => {
     const { releaseId, clock } = await enqueued();
     await tick(orm(), clock);

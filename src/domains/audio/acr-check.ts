@@ -6,8 +6,12 @@ import type { AudioDeps } from './audio-deps.ts';
 import { saveAnalysis } from './cached-analysis.ts';
 import { type AnalysisRequest, type AnalysisStatus, MAX_ANALYSED_BYTES } from './detect-ai.ts';
 import { fingerprintAudio } from './registry/chromaprint.ts';
-import { findBestMatch, registryChangedAt } from './registry/registry.ts';
+import { findBestMatch, registryVersion } from './registry/registry.ts';
+
 import type { DspLink } from './registry/registry-recording.entity.ts';
+
+/** Where a stored registry-match result keeps the registry version it was checked against. */
+const REGISTRY_VERSION = 'registryVersion';
 
 /** A match counts only above this share of the excerpt's fingerprint (the spec's 10%). */
 export const MATCH_THRESHOLD_PERCENT = 10;
@@ -104,7 +108,7 @@ async function check(deps: AudioDeps, accountId: string, file: StoredFile): Prom
 
 /**
  * `POST /audio/acr-check`: the caller's audio against the registry (live releases and the operator's
- * reference catalogue). No billing effect. Cached per file until the registry grows (docs/audio.md).
+ * reference catalogue). No billing effect. Cached per file until the registry changes (docs/audio.md).
  */
 export async function acrCheck(
   deps: AudioDeps,
@@ -116,19 +120,19 @@ export async function acrCheck(
     fieldPath: 'file_url',
   });
   const cached = await deps.em.findOne(AudioAnalysis, { file, kind: 'registry_match' });
-  const changedAt = cached ? await registryChangedAt(deps.em) : null;
-  if (cached && (changedAt === null || cached.createdAt >= changedAt)) {
-    return { ...(cached.result as unknown as AcrResult), cached: true };
+  // Read before the check reads the registry: a change committed meanwhile makes the result stale.
+  const version = await registryVersion(deps.em);
+  if (cached && cached.result[REGISTRY_VERSION] === version) {
+    const { [REGISTRY_VERSION]: _, ...answer } = cached.result;
+    return { ...(answer as unknown as AcrResult), cached: true };
   }
-  // Dated before the check reads the registry: a recording added meanwhile makes the result stale.
-  const checkedAt = new Date();
   const result = await check(deps, accountId, file);
   if (result.status === 'download_failed') return result;
-  const stored = { ...result, cached: undefined };
+  const stored = { ...result, cached: undefined, [REGISTRY_VERSION]: version };
   if (cached) {
-    await deps.em.nativeUpdate(AudioAnalysis, { id: cached.id }, { result: stored, createdAt: checkedAt });
+    await deps.em.nativeUpdate(AudioAnalysis, { id: cached.id }, { result: stored, createdAt: new Date() });
   } else {
-    await saveAnalysis(deps.em, file, 'registry_match', stored, checkedAt);
+    await saveAnalysis(deps.em, file, 'registry_match', stored);
   }
   return result;
 }

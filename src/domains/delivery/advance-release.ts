@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findStore } from '../catalog/stores.ts';
 import { Release } from '../releases/release.entity.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
@@ -60,7 +61,10 @@ export async function advanceRelease(
     const moves = due
       .map((delivery) => step(delivery, release, control, now, stepSeconds))
       .filter((move): move is Move => move !== null);
-    const sent = moves.filter((move) => move.from === 'queued').map((move) => move.delivery);
+    // A store leaving `queued` was sent the release (even one that then rejects it), unless it has left the catalogue.
+    const sent = moves
+      .filter((move) => move.from === 'queued' && findStore(move.delivery.storeId))
+      .map((move) => move.delivery);
     await recordMessages(tem, release, sent, now);
     await settle(tem, release, job, deliveries, moves, now);
     await tem.flush();

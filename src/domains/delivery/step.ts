@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findStore } from '../catalog/stores.ts';
 import type { Release } from '../releases/release.entity.ts';
 import { aggregateOf } from './aggregate-status.ts';
 import type { Delivery, DeliveryStatus } from './delivery.entity.ts';
@@ -37,7 +38,11 @@ export function step(
   let to: DeliveryStatus | null = null;
   if (forward) {
     const instruction = instructionFor(control, release.id, delivery.storeId);
-    if (instruction?.action === 'reject') {
+    if (from === 'queued' && !findStore(delivery.storeId)) {
+      // Withdrawn from the catalogue after the release was queued for it: there is no store to send to.
+      to = 'failed';
+      delivery.reason = `Store ${delivery.storeId} is no longer in the distribution catalogue (GET /v1/distribution-stores); the release was not sent to it.`;
+    } else if (instruction?.action === 'reject') {
       to = 'rejected';
       delivery.reason = instruction.reason ?? 'The store rejected the release.';
     } else if (instruction?.action === 'fail') {

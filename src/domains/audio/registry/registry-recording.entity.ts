@@ -40,11 +40,7 @@ export const RegistryRecording = defineEntity({
     durationSeconds: p.double(),
     fingerprint: p.json<number[]>(),
     lookupKeys: p.array().columnType('int4[]'),
-    /** Indexed: the latest addition dates the registry, which cached check results are compared with. */
-    createdAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .index(),
+    createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['releaseId', 'trackPosition'] }, { properties: ['source', 'externalKey'] }],
   indexes: [

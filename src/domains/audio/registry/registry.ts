@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { bestAlignment } from './align.ts';
 import { candidateQuery, KEY_SHIFT, lookupKeys } from './lookup-keys.ts';
 import { type DspLink, RegistryRecording } from './registry-recording.entity.ts';
+import { RegistryVersion } from './registry-version.entity.ts';
 
 export interface RecordingInput {
   source: RegistryRecording['source'];
@@ -54,15 +55,26 @@ export async function indexRecording(em: EntityManager, input: RecordingInput): 
       { persist: false },
     ),
   );
+  await bumpRegistryVersion(em);
 }
 
-/** When the registry last grew (every change adds a row), or null while it is empty. */
-export async function registryChangedAt(em: EntityManager): Promise<Date | null> {
-  const table = em.getMetadata(RegistryRecording).tableName;
-  const [row] = await em
+/** The registry's version now (0 before its first change): see RegistryVersion. */
+export async function registryVersion(em: EntityManager): Promise<number> {
+  const row = await em.findOne(RegistryVersion, { id: 1 }, { disableIdentityMap: true });
+  return row?.version ?? 0;
+}
+
+/** Marks a change to the registry; called after the change is written (in its transaction, if any). */
+async function bumpRegistryVersion(em: EntityManager): Promise<void> {
+  const table = em.getMetadata(RegistryVersion).tableName;
+  await em
     .getConnection()
-    .execute<{ changed_at: Date | null }[]>(`select max(created_at) as changed_at from ${table}`);
-  return row?.changed_at ? new Date(row.changed_at) : null;
+    .execute(
+      `insert into ${table} (id, version) values (1, 1) on conflict (id) do update set version = ${table}.version + 1`,
+      [],
+      'run',
+      em.getTransactionContext(),
+    );
 }
 
 export interface RegistryMatch {
