@@ -14,6 +14,7 @@ import { runWithRequestId } from '../src/platform/request-scope.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
+import { parsedGraphQLBody } from './graphql/parsed-body.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler, measuredGraphQL } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { attachMetrics, createMetricsRoute, markArrival, observeRequest } from './metrics.ts';
@@ -81,7 +82,12 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   // Before every body parser: the authorization server reads its own bodies.
   http.use(onlyUnder(OAUTH_PATH_PREFIXES, createOAuthRoutes(app).router));
   const yoga = createGraphQLHandler(app);
-  http.use(yoga.graphqlEndpoint, refuseUnreadableGraphQLBodies, measuredGraphQL(app, yoga));
+  http.use(
+    yoga.graphqlEndpoint,
+    refuseUnreadableGraphQLBodies,
+    parsedGraphQLBody(),
+    measuredGraphQL(app, yoga),
+  );
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
   http.use(onlyUnder(PAYMENT_PATH_PREFIXES, createPaymentRoutes(app)));
   http.use(REST_MOUNT, createRestApi(app, restRoutes, table));

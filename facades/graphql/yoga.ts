@@ -16,6 +16,7 @@ import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { clientInfo } from '../client-info.ts';
 import { observeRequest } from '../metrics.ts';
 import { isErrorType } from '../rest/errors.ts';
+import { useCompiledRepeats } from './compiled-repeats.ts';
 import { createFanOut } from './fan-out.ts';
 import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
 
@@ -47,7 +48,7 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Serve
         });
       }
     },
-    plugins: [...queryLimitPlugins(), useInputGuard(app), useMetrics(app)],
+    plugins: [...queryLimitPlugins(), useInputGuard(app), useMetrics(app), useCompiledRepeats()],
     maskedErrors: {
       maskError: (error) => normaliseError(error as Error, app.logger),
     },

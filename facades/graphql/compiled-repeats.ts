@@ -1,0 +1,50 @@
+import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * Queries and mutations run compiled (graphql-jit, as the facades' operations are) from a document's
+ * second run on; a document's first run goes through yoga's executor, so a stream of distinct documents
+ * costs no compilation. Documents come from yoga's parse cache: the same text is the same document.
+ * What the compiled query answers as a request error (variables that do not coerce) is answered again
+ * by yoga's executor, so those errors, their locations and the 400 are exactly a first run's.
+ */
+export function useCompiledRepeats(): Plugin {
+  const seen = new WeakSet<DocumentNode>();
+  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+
+  const compiledFor = (args: ExecutionArgs): CompiledQuery | null => {
+    const name = args.operationName ?? '';
+    let byName = compiled.get(args.document);
+    if (!byName) {
+      byName = new Map();
+      compiled.set(args.document, byName);
+    }
+    let query = byName.get(name);
+    if (query === undefined) {
+      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      query = isCompiledQuery(result) ? result : null;
+      byName.set(name, query);
+    }
+    return query;
+  };
+
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!seen.has(args.document)) {
+        seen.add(args.document);
+        return;
+      }
+      const query = compiledFor(args);
+      if (!query) return;
+      setExecuteFn(async (execution) => {
+        const result = (await query.query(
+          execution.rootValue,
+          execution.contextValue,
+          execution.variableValues ?? {},
+        )) as ExecutionResult;
+        return 'data' in result ? result : executeFn(execution);
+      });
+    },
+  };
+}
