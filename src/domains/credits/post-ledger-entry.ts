@@ -45,10 +45,15 @@ select moved.credit_balance, exists (select 1 from claimed) as reload from moved
  * the balance changes in one atomic UPDATE (no read-modify-write race) that holds the account's row
  * until the commit, and the ledger row records the balance after the move. A debit that leaves the
  * balance at or below the account's auto-reload threshold enqueues the reload in the same transaction.
- * The ledger row is left to the caller's next flush. Take the balance lock as late as the work allows:
+ * The ledger row is left to the caller's next flush, or with `persist: false` to the caller to insert (a
+ * caller whose unit of work is large saves a flush walking all of it). Take the balance lock as late as the work allows:
  * a submission writes everything else first and debits just before its commit.
  */
-export async function moveCredits(em: EntityManager, entry: LedgerEntryInput): Promise<CreditTransaction> {
+export async function moveCredits(
+  em: EntityManager,
+  entry: LedgerEntryInput,
+  options: { persist?: boolean } = {},
+): Promise<CreditTransaction> {
   if (!em.isInTransaction()) throw new Error('postLedgerEntry must run inside a database transaction');
   const { accountId, amount } = entry;
   const rows = await em.execute<{ credit_balance: number; reload: boolean }[]>(MOVE_CREDITS_SQL, [
@@ -66,13 +71,17 @@ export async function moveCredits(em: EntityManager, entry: LedgerEntryInput): P
     throw new InsufficientCreditsError(-amount - account.creditBalance);
   }
   if (moved.reload) await enqueueAutoReload(em, accountId);
-  return em.create(CreditTransaction, {
-    account: em.getReference(Account, accountId),
-    type: entry.type,
-    amount,
-    balanceAfter: moved.credit_balance,
-    ref: entry.ref ?? null,
-  });
+  return em.create(
+    CreditTransaction,
+    {
+      account: em.getReference(Account, accountId),
+      type: entry.type,
+      amount,
+      balanceAfter: moved.credit_balance,
+      ref: entry.ref ?? null,
+    },
+    { persist: options.persist ?? true },
+  );
 }
 
 /** Moves credits (see moveCredits) and writes the ledger row at once. */
