@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, {
   type Express,
@@ -114,13 +114,11 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
 }
 
 /**
- * The server's request listener: the API's route table first (one lookup), then the express app for
- * everything else.
+ * The HTTP server: the API's route table first (one lookup), then the express app for everything else.
  */
-export function createRequestListener(app: AppServices): RequestListener {
+export function createHttpServer(app: AppServices): Server {
   const table = new RouteTable(SERVED_BEFORE_THE_API, [bodyParserErrors, unexpectedErrors(app)]);
-  const http = createApp(app, table);
-  return table.listener(http, requestIds);
+  return table.createServer(createApp(app, table), requestIds);
 }
 
 export interface RunningServer {
@@ -130,7 +128,7 @@ export interface RunningServer {
 }
 
 export async function startServer(app: AppServices, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(createRequestListener(app));
+  const server = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 /** A table with a few rows, in front of an express app that routes the same paths (marked 'express'). */
-async function tableServer(): Promise<string> {
+async function tableServer(born = false): Promise<string> {
   const table = new RouteTable(['/reserved'], [answerError]);
   const http = express();
   http.set('trust proxy', 'loopback');
@@ -67,28 +67,34 @@ async function tableServer(): Promise<string> {
     path: '/',
     handlers: [(req: Request, res: Response) => res.json({ baseUrl: req.baseUrl, url: req.url })],
   });
-  server = createServer(table.listener(http, first));
+  server = born ? table.createServer(http, first) : createServer(table.listener(http, first));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server!.address() as { port: number }).port}`;
 }
 
 describe('the route table ahead of express', () => {
-  it('runs a row with what express would give its handlers: params, mount, url, query, locals, ip', async () => {
-    const url = await tableServer();
-    const answer = await (await fetch(`${url}/v9/things/a1?limit=2&tag=x`)).json();
-    expect(answer).toEqual({
-      answeredBy: 'table',
-      params: { id: 'a1' },
-      baseUrl: '/v9',
-      url: '/things/a1?limit=2&tag=x',
-      originalUrl: '/v9/things/a1?limit=2&tag=x',
-      query: { limit: '2', tag: 'x' },
-      requestId: 'from-first',
-      ip: '127.0.0.1',
-    });
-    const mountRoot = await (await fetch(`${url}/v9`, { method: 'POST' })).json();
-    expect(mountRoot).toEqual({ baseUrl: '/v9', url: '/' });
-  });
+  it.each([
+    ['adopting express’s prototypes per request', false],
+    ['on a server whose requests are born with them', true],
+  ])(
+    'runs a row with what express would give its handlers: params, mount, url, query, locals, ip (%s)',
+    async (_how, born) => {
+      const url = await tableServer(born);
+      const answer = await (await fetch(`${url}/v9/things/a1?limit=2&tag=x`)).json();
+      expect(answer).toEqual({
+        answeredBy: 'table',
+        params: { id: 'a1' },
+        baseUrl: '/v9',
+        url: '/things/a1?limit=2&tag=x',
+        originalUrl: '/v9/things/a1?limit=2&tag=x',
+        query: { limit: '2', tag: 'x' },
+        requestId: 'from-first',
+        ip: '127.0.0.1',
+      });
+      const mountRoot = await (await fetch(`${url}/v9`, { method: 'POST' })).json();
+      expect(mountRoot).toEqual({ baseUrl: '/v9', url: '/' });
+    },
+  );
 
   it('answers HEAD with the GET row, without a body', async () => {
     const url = await tableServer();
@@ -98,15 +104,18 @@ describe('the route table ahead of express', () => {
     expect(await head.text()).toBe('');
   });
 
-  it('leaves to express what it would not match exactly: a trailing slash, another case, an escape', async () => {
-    const url = await tableServer();
-    for (const path of ['/v9/things/a1/', '/V9/things/a1', '/v9/things/a%31', '/v9/things/a1/parts']) {
-      const answer = (await (await fetch(`${url}${path}`)).json()) as { answeredBy: string };
-      expect(answer.answeredBy, path).toBe('express');
-    }
-    const decoded = (await (await fetch(`${url}/v9/things/a%31`)).json()) as { params: object };
-    expect(decoded.params).toEqual({ id: 'a1' });
-  });
+  it.each([false, true])(
+    'leaves to express what it would not match exactly: a trailing slash, another case, an escape (born: %s)',
+    async (born) => {
+      const url = await tableServer(born);
+      for (const path of ['/v9/things/a1/', '/V9/things/a1', '/v9/things/a%31', '/v9/things/a1/parts']) {
+        const answer = (await (await fetch(`${url}${path}`)).json()) as { answeredBy: string };
+        expect(answer.answeredBy, path).toBe('express');
+      }
+      const decoded = (await (await fetch(`${url}/v9/things/a%31`)).json()) as { params: object };
+      expect(decoded.params).toEqual({ id: 'a1' });
+    },
+  );
 
   it('sends a thrown error, a rejection and a chain that never answers to the error handlers', async () => {
     const url = await tableServer();
