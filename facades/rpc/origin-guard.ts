@@ -3,6 +3,7 @@ import type { AppConfig } from '../../src/platform/config.ts';
 import { JSONRPC_SERVER_ERROR } from './errors.ts';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const MAX_REMEMBERED_VERDICTS = 1_000;
 
 /** `host[:port]` with loopback names folded together (localhost, 127.0.0.1 and [::1] are one host). */
 function canonicalHost(hostname: string, port: string): string {
@@ -33,17 +34,31 @@ export function originGuard(config: Pick<AppConfig, 'PUBLIC_URL' | 'MCP_ALLOWED_
   const hosts = new Set(allowed.map(hostOfUrl));
   const defaultPort = publicUrl.protocol === 'https:' ? '443' : '80';
 
+  const refusal = (origin: string | undefined, host: string | undefined): string | null => {
+    if (origin !== undefined) {
+      const parsed = URL.canParse(origin) ? new URL(origin) : null;
+      if (!parsed || !origins.has(`${parsed.protocol}//${hostOfUrl(parsed)}`)) return `Origin ${origin}`;
+    }
+    if (host) {
+      const canonical = parseHostHeader(host, defaultPort);
+      if (!canonical || !hosts.has(canonical)) return `Host ${host}`;
+    }
+    return null;
+  };
+  // The verdict per (Origin, Host) pair, so that an agent's every call does not parse the same URLs
+  // again; bounded, since both headers are the client's to choose.
+  const verdicts = new Map<string, string | null>();
+
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.get('origin');
     const host = req.host;
-    let refused: string | null = null;
-    if (origin !== undefined) {
-      const parsed = URL.canParse(origin) ? new URL(origin) : null;
-      if (!parsed || !origins.has(`${parsed.protocol}//${hostOfUrl(parsed)}`)) refused = `Origin ${origin}`;
-    }
-    if (!refused && host) {
-      const canonical = parseHostHeader(host, defaultPort);
-      if (!canonical || !hosts.has(canonical)) refused = `Host ${host}`;
+    // An absent Origin and an empty one are told apart (the empty one is refused); no header holds \n.
+    const key = `${origin === undefined ? '-' : `+${origin}`}\n${host ?? ''}`;
+    let refused = verdicts.get(key);
+    if (refused === undefined) {
+      refused = refusal(origin, host);
+      if (verdicts.size >= MAX_REMEMBERED_VERDICTS) verdicts.clear();
+      verdicts.set(key, refused);
     }
     if (!refused) {
       next();

@@ -113,4 +113,11 @@ describe('DNS-rebinding protection on /api/mcp', () => {
       expect(response.status, String(origin)).toBe(200);
     }
   });
+  it('keeps each verdict apart on repeated calls: no Origin passes, an empty Origin is refused, alternately', async () => {
+    for (let round = 0; round < 3; round++) {
+      expect((await initialize({})).status).toBe(200);
+      expect((await initialize({ origin: '' })).status).toBe(403);
+      expect((await initialize({ origin: 'http://evil.example' })).status).toBe(403);
+    }
+  });
 });
