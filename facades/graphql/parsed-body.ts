@@ -1,67 +1,54 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import express from 'express';
+import { statusForError } from '../rest/errors.ts';
+import { jsonBody, transportError } from '../transport-errors.ts';
 
-/** Yoga's own ceiling on a body (its `maxRequestBodySize` default), kept for bodies read here. */
+/** Yoga's own ceiling on a body (its `maxRequestBodySize` default), kept for the bodies read here. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 25_000_000;
 
-const readText = express.text({ type: () => true, limit: GRAPHQL_BODY_LIMIT_BYTES });
+// Any JSON value (a non-object gets yoga's own answer below), with the depth guard of every surface.
+const readJson = jsonBody({ limit: GRAPHQL_BODY_LIMIT_BYTES, strict: false, type: () => true });
 
-/** A plain uncompressed UTF-8 JSON body of a stated length: the common request, read here. */
-function isPlainJson(req: Request): boolean {
-  if (req.method !== 'POST') return false;
-  const [type, ...params] = (req.headers['content-type'] ?? '').toLowerCase().split(';');
-  if (type!.trim() !== 'application/json') return false;
-  if (params.some((param) => !/^\s*charset\s*=\s*"?utf-8"?\s*$/.test(param))) return false;
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return false;
-  const length = Number(req.headers['content-length']);
-  return Number.isInteger(length) && length > 0 && length <= GRAPHQL_BODY_LIMIT_BYTES;
-}
+const isJsonPost = (req: Request) =>
+  req.method === 'POST' &&
+  (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 /**
- * Reads a plain JSON body of `POST /graphql` before yoga and hands yoga the parsed object (the express
- * integration yoga's server adapter supports): yoga otherwise pipes every body through a web stream for
- * its size guard, which cost more than executing the query. Anything else (compressed bodies, other
- * types and charsets, no stated length, a body that is not a non-empty JSON object) reaches yoga as
- * before: a body read here but not parsed as an object is handed over as its text, so yoga answers it
- * exactly as it would have.
+ * Reads the JSON body of `POST /graphql` before yoga, as the other surfaces read theirs: compressed
+ * bodies (gzip, deflate, br) are inflated, and a body that cannot be read (bad JSON, a corrupt or unknown
+ * encoding, a charset other than UTF-8, too deep, too large) is answered in the one error vocabulary
+ * (`invalid_json`, `invalid_content_encoding`, …) as a GraphQL error. Yoga then gets the parsed object,
+ * which its server adapter takes from express, instead of piping every body through a web stream for its
+ * size guard (that pipeline cost more than running the query). A value that is not a non-empty object
+ * (an array, a string, `{}`) is handed to yoga as its text, for yoga's own answer. Other content types
+ * (`application/graphql+json`, forms, multipart) reach yoga untouched.
  */
 export function parsedGraphQLBody(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!isPlainJson(req)) {
+    if (!isJsonPost(req)) {
       next();
       return;
     }
-    readText(req, res, (error?: unknown) => {
+    readJson(req, res, (error?: unknown) => {
       if (error) {
-        // The body did not arrive as announced (cut short, or longer than its Content-Length).
-        res.status(400).json({
+        const refusal = transportError(error, '/graphql');
+        if (!refusal) {
+          next(error);
+          return;
+        }
+        res.status(statusForError(refusal.type)).json({
           errors: [
             {
-              message: 'The request body did not match its Content-Length: send the whole body.',
-              extensions: {
-                type: 'invalid_request_error',
-                code: 'invalid_body',
-                requestId: res.locals.requestId,
-              },
+              message: refusal.message,
+              extensions: { type: refusal.type, code: refusal.code, requestId: res.locals.requestId },
             },
           ],
         });
         return;
       }
-      const text = req.body as string;
-      req.body = asObject(text) ?? text;
+      const value: unknown = req.body;
+      const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+      if (!isObject || Object.keys(value).length === 0) req.body = JSON.stringify(value);
       next();
     });
   };
-}
-
-function asObject(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-    return isObject && Object.keys(value).length > 0 ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
@@ -19,37 +20,70 @@ describe('POST /graphql: bodies read before yoga, documents compiled on their se
       body,
     });
 
-  it('answers a body read before yoga as yoga answers the same body read by itself', async () => {
+  it('reads bodies as the other surfaces do: compressed ones inflated, unreadable ones in the one vocabulary', async () => {
     const { token } = await accountWithToken(app().em());
     const auth = { authorization: `Bearer ${token}` };
-    const bodies = [
-      JSON.stringify({ query: '{ me { email } }' }),
-      JSON.stringify({ query: 'query Pricing { pricing { currency } }', operationName: 'Pricing' }),
-      '{"query": ',
-      '[{"query": "{ __typename }"}]',
-      '"{ __typename }"',
-      '{}',
-      '  ',
-      JSON.stringify({ query: '{ nope }' }),
-    ];
-    for (const body of bodies) {
-      const plain = await answerOf(await post(body, auth));
-      // Sent in chunks without a Content-Length: yoga reads such a body itself.
-      const streamed = await answerOf(
+    const query = JSON.stringify({ query: '{ me { email } }' });
+    const plain = await answerOf(await post(query, auth));
+    expect(plain.status).toBe(200);
+    expect(plain.body).toMatchObject({ data: { me: { email: expect.any(String) } } });
+    for (const [encoding, compress] of [
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ] as const) {
+      const inflated = await answerOf(
         await fetch(`${app().url}/graphql`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...auth },
-          body: new ReadableStream({
-            start(controller) {
-              controller.enqueue(new TextEncoder().encode(body));
-              controller.close();
-            },
-          }),
-          duplex: 'half',
-        } as RequestInit),
+          headers: { 'content-type': 'application/json', 'content-encoding': encoding, ...auth },
+          body: compress(query),
+        }),
       );
-      expect(plain, body).toEqual(streamed);
+      expect(inflated, encoding).toEqual(plain);
     }
+    const refusals: [Record<string, string>, string | Buffer, string][] = [
+      [{}, '{"query": ', 'invalid_json'],
+      [{ 'content-encoding': 'gzip' }, 'not gzip', 'invalid_content_encoding'],
+      [{ 'content-encoding': 'compress' }, query, 'unsupported_content_encoding'],
+      [{ 'content-type': 'application/json; charset=latin1' }, query, 'unsupported_charset'],
+      [
+        {},
+        `{"query":"{ __typename }","variables":{"x":${'['.repeat(100)}${']'.repeat(100)}}}`,
+        'json_too_deep',
+      ],
+    ];
+    for (const [headers, body, code] of refusals) {
+      const refused = await answerOf(await post(body as string, { ...auth, ...headers }));
+      expect(refused, code).toEqual({
+        status: 400,
+        body: {
+          errors: [{ message: expect.any(String), extensions: { type: 'invalid_request_error', code } }],
+        },
+      });
+    }
+  });
+
+  it('hands yoga what is not a non-empty object, for its own answer', async () => {
+    const expected: [string, number, RegExp][] = [
+      ['[{"query": "{ __typename }"}]', 400, /^Batching is not supported/],
+      ['"{ __typename }"', 400, /expected to be object but received string/],
+      ['7', 400, /expected to be object but received number/],
+      // A JSON answer (Accept: application/json) may carry a request error with 200, as yoga does.
+      ['{}', 200, /^Must provide query string/],
+    ];
+    for (const [body, status, message] of expected) {
+      const answer = await answerOf(await post(body));
+      expect(answer.status, body).toBe(status);
+      expect((answer.body.errors as { message: string }[] | undefined)?.[0]?.message, body).toMatch(message);
+    }
+    const sent = await answerOf(
+      await fetch(`${app().url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/graphql+json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }),
+    );
+    expect(sent).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
   });
 
   it('answers a document the same on its first run (graphql-js) and on later runs (compiled)', async () => {
