@@ -85,7 +85,7 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   http.use(
     yoga.graphqlEndpoint,
     refuseUnreadableGraphQLBodies,
-    parsedGraphQLBody(),
+    parsedGraphQLBody(app),
     measuredGraphQL(app, yoga),
   );
   // Before /v1's JSON parser: payment events are verified over their raw bytes.

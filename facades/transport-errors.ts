@@ -130,7 +130,19 @@ function isEscaped(body: Buffer, index: number): boolean {
   return backslashes % 2 === 1;
 }
 
-/** express.json with the depth guard: the one JSON body parser of every surface. */
-export function jsonBody(options: Omit<Parameters<typeof express.json>[0] & object, 'verify'>) {
-  return express.json({ ...options, verify: refuseDeepJson });
+/** An empty body, which express.json reads as `{}`, refused as not JSON where that reading misleads. */
+function refuseEmptyOrDeepJson(req: unknown, res: unknown, body: Buffer): void {
+  if (body.length === 0) throw Object.assign(new Error('empty'), { type: 'entity.parse.failed' });
+  refuseDeepJson(req, res, body);
+}
+
+/**
+ * express.json with the depth guard: the one JSON body parser of every surface. `emptyIsInvalid`: an
+ * empty body is `invalid_json` instead of `{}`.
+ */
+export function jsonBody(
+  options: Omit<Parameters<typeof express.json>[0] & object, 'verify'>,
+  { emptyIsInvalid = false } = {},
+) {
+  return express.json({ ...options, verify: emptyIsInvalid ? refuseEmptyOrDeepJson : refuseDeepJson });
 }

@@ -34,6 +34,24 @@ export function appErrorExtensions(error: AppError): ErrorExtensions {
 }
 
 /**
+ * `original` in other words: its message and extensions replaced, its place in the document (nodes,
+ * or source and positions, from which a GraphQL server writes `locations` again) and its path kept.
+ */
+function rephrased(
+  original: GraphQLError,
+  message: string,
+  extensions: Record<string, unknown>,
+): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: original.nodes,
+    source: original.source,
+    positions: original.positions,
+    path: original.path,
+    extensions,
+  });
+}
+
+/**
  * Gives every GraphQL error the platform's vocabulary in `extensions`. Domain errors keep their message;
  * GraphQL's own request errors (syntax, validation, variables) become invalid_request_error; anything
  * else is logged with the request id and masked.
@@ -48,22 +66,16 @@ export function normaliseError(
     error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
   const appError = findAppError(graphQLError.originalError);
   if (appError) {
-    return new GraphQLError(appError.message, {
-      nodes: graphQLError.nodes,
-      path: graphQLError.path,
-      extensions: { ...appErrorExtensions(appError) },
-    });
+    return rephrased(graphQLError, appError.message, { ...appErrorExtensions(appError) });
   }
   if (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError) {
     // Errors of compiled operations (graphql-jit) may carry no extensions object at all.
     const extensions = (graphQLError.extensions ?? {}) as Partial<ErrorExtensions> & Record<string, unknown>;
     if (extensions.type) return graphQLError;
-    return new GraphQLError(graphQLError.message, {
-      nodes: graphQLError.nodes,
-      source: graphQLError.source,
-      positions: graphQLError.positions,
-      path: graphQLError.path,
-      extensions: { ...extensions, type: 'invalid_request_error', code: 'invalid_graphql_request' },
+    return rephrased(graphQLError, graphQLError.message, {
+      ...extensions,
+      type: 'invalid_request_error',
+      code: 'invalid_graphql_request',
     });
   }
   const refused = databaseRefusal(graphQLError.originalError);
@@ -73,17 +85,13 @@ export function normaliseError(
       { err: graphQLError.originalError, requestId, path: graphQLError.path },
       'value refused by the database',
     );
-    return new GraphQLError(refused.message, {
-      nodes: graphQLError.nodes,
-      path: graphQLError.path,
-      extensions: { ...appErrorExtensions(refused) },
-    });
+    return rephrased(graphQLError, refused.message, { ...appErrorExtensions(refused) });
   }
   logger.error({ err: graphQLError.originalError, requestId, path: graphQLError.path }, 'unexpected error');
-  return new GraphQLError('An unexpected error occurred. Quote the request id when reporting it.', {
-    nodes: graphQLError.nodes,
-    path: graphQLError.path,
-    extensions: { type: 'api_error', code: 'internal_error', requestId },
+  return rephrased(graphQLError, 'An unexpected error occurred. Quote the request id when reporting it.', {
+    type: 'api_error',
+    code: 'internal_error',
+    requestId,
   });
 }
 

@@ -1,4 +1,10 @@
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  GraphQLError,
+  type Source,
+} from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
@@ -43,8 +49,30 @@ export function useCompiledRepeats(): Plugin {
           execution.contextValue,
           execution.variableValues ?? {},
         )) as ExecutionResult;
-        return 'data' in result ? result : executeFn(execution);
+        if (!('data' in result)) return executeFn(execution);
+        const source = execution.document.loc?.source;
+        return result.errors && source
+          ? { ...result, errors: result.errors.map((e) => placed(e, source)) }
+          : result;
       });
     },
   };
+}
+
+/**
+ * A compiled run's error names its place by `locations` alone (graphql-jit keeps no AST nodes); yoga
+ * writes an error's locations from its nodes or its source and positions, so the error gets those.
+ */
+function placed(error: GraphQLError, source: Source): GraphQLError {
+  if (error.nodes || error.positions || !error.locations?.length) return error;
+  const lineStarts = [0];
+  for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);
+  const positions = error.locations.map(({ line, column }) => (lineStarts[line - 1] ?? 0) + column - 1);
+  return new GraphQLError(error.message, {
+    source,
+    positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
 }

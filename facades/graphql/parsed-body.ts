@@ -1,12 +1,19 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppServices } from '../../schema/services.ts';
+import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
+import { countError, observeRequest } from '../metrics.ts';
 import { statusForError } from '../rest/errors.ts';
 import { jsonBody, transportError } from '../transport-errors.ts';
 
 /** Yoga's own ceiling on a body (its `maxRequestBodySize` default), kept for the bodies read here. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 25_000_000;
 
-// Any JSON value (a non-object gets yoga's own answer below), with the depth guard of every surface.
-const readJson = jsonBody({ limit: GRAPHQL_BODY_LIMIT_BYTES, strict: false, type: () => true });
+// Any JSON value (a non-object gets yoga's own answer below), with the depth guard of every surface; an
+// empty body is not JSON (express.json would read it as `{}`).
+const readJson = jsonBody(
+  { limit: GRAPHQL_BODY_LIMIT_BYTES, strict: false, type: () => true },
+  { emptyIsInvalid: true },
+);
 
 const isJsonPost = (req: Request) =>
   req.method === 'POST' &&
@@ -22,7 +29,8 @@ const isJsonPost = (req: Request) =>
  * (an array, a string, `{}`) is handed to yoga as its text, for yoga's own answer. Other content types
  * (`application/graphql+json`, forms, multipart) reach yoga untouched.
  */
-export function parsedGraphQLBody(): RequestHandler {
+export function parsedGraphQLBody(app: AppServices): RequestHandler {
+  const unknownOperation = app.metrics.graphqlOperation(UNKNOWN_OPERATION);
   return (req: Request, res: Response, next: NextFunction) => {
     if (!isJsonPost(req)) {
       next();
@@ -35,6 +43,9 @@ export function parsedGraphQLBody(): RequestHandler {
           next(error);
           return;
         }
+        // Counted as yoga counts what it refuses: an error of its type, a failed request of no operation.
+        countError(res, refusal.type, 'graphql');
+        res.once('finish', () => observeRequest(unknownOperation, res, true));
         res.status(statusForError(refusal.type)).json({
           errors: [
             {

@@ -43,6 +43,7 @@ describe('POST /graphql: bodies read before yoga, documents compiled on their se
     }
     const refusals: [Record<string, string>, string | Buffer, string][] = [
       [{}, '{"query": ', 'invalid_json'],
+      [{}, '', 'invalid_json'],
       [{ 'content-encoding': 'gzip' }, 'not gzip', 'invalid_content_encoding'],
       [{ 'content-encoding': 'compress' }, query, 'unsupported_content_encoding'],
       [{ 'content-type': 'application/json; charset=latin1' }, query, 'unsupported_charset'],
@@ -111,5 +112,28 @@ describe('POST /graphql: bodies read before yoga, documents compiled on their se
       expect(runs[1], body.query).toEqual(runs[0]);
       expect(runs[2], body.query).toEqual(runs[0]);
     }
+  });
+  it('counts a refused body in the metrics, as yoga counted what it refused', async () => {
+    const count = async (prefix: string) => {
+      const line = (await app().services.metrics.render()).body
+        .split('\n')
+        .find((l: string) => l.startsWith(prefix));
+      return Number(line?.split(' ').pop() ?? 0);
+    };
+    const errors = 'tributary_errors_total{surface="graphql",type="invalid_request_error"}';
+    const before = await count(errors);
+    expect((await post('{bad')).status).toBe(400);
+    expect(await count(errors)).toBe(before + 1);
+  });
+
+  it('keeps a field error’s locations on compiled runs', async () => {
+    const { token } = await accountWithToken(app().em());
+    const auth = { authorization: `Bearer ${token}` };
+    const body = JSON.stringify({ query: '{ file(fileUrl: "nope") { fileUrl } }' });
+    const runs = [];
+    for (let run = 0; run < 3; run++) runs.push(await answerOf(await post(body, auth)));
+    expect(runs[0]!.body.errors?.[0]).toMatchObject({ locations: [{ line: 1, column: 3 }] });
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
   });
 });
