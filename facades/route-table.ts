@@ -18,6 +18,8 @@ export interface TableRow {
 
 interface Entry {
   row: TableRow;
+  /** The table's first handler, then the row's: built once, when the row is added. */
+  chain: RequestHandler[];
   errorHandlers: ErrorRequestHandler[];
 }
 
@@ -34,16 +36,19 @@ export class RouteTable {
   private readonly tree = FindMyWay();
   private readonly rows: TableRow[] = [];
   private readonly reserved: readonly string[];
+  private readonly first: RequestHandler;
   private readonly errorHandlers: ErrorRequestHandler[];
 
   /**
    * @param reserved path prefixes that express serves before the API's routers (the authorization
    *   server, payment events, uploads): a row under one of them is refused, so that the table never
    *   answers a request express would have given to another router.
+   * @param first what the app runs before any route (the request id), run first on every row.
    * @param errorHandlers the app's last error handlers (envelopes for body failures, then the masker).
    */
-  constructor(reserved: readonly string[], errorHandlers: ErrorRequestHandler[]) {
+  constructor(reserved: readonly string[], first: RequestHandler, errorHandlers: ErrorRequestHandler[]) {
     this.reserved = reserved;
+    this.first = first;
     this.errorHandlers = errorHandlers;
   }
 
@@ -63,7 +68,11 @@ export class RouteTable {
       );
     }
     this.rows.push(row);
-    const entry: Entry = { row, errorHandlers: [...(row.errorHandlers ?? []), ...this.errorHandlers] };
+    const entry: Entry = {
+      row,
+      chain: [this.first, ...row.handlers],
+      errorHandlers: [...(row.errorHandlers ?? []), ...this.errorHandlers],
+    };
     this.tree.on(row.method, fullPath, () => {}, entry);
   }
 
@@ -71,14 +80,14 @@ export class RouteTable {
    * An HTTP server for `http` with the table ahead of it, whose requests and responses are born with
    * express's prototypes: a table row then needs no prototype change per request (V8 pays for each).
    */
-  createServer(http: Express, first: RequestHandler): Server {
+  createServer(http: Express): Server {
     class ExpressRequest extends IncomingMessage {}
     Object.setPrototypeOf(ExpressRequest.prototype, http.request);
     class ExpressResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {}
     Object.setPrototypeOf(ExpressResponse.prototype, http.response);
     return createServer(
       { IncomingMessage: ExpressRequest, ServerResponse: ExpressResponse },
-      this.listener(http, first, false),
+      this.listener(http, false),
     );
   }
 
@@ -86,7 +95,7 @@ export class RouteTable {
    * Node's request listener: a table row runs here, anything else in `http`. `adoptPrototypes` false:
    * the server's requests and responses already have express's (see createServer).
    */
-  listener(http: Express, first: RequestHandler, adoptPrototypes = true): RequestListener {
+  listener(http: Express, adoptPrototypes = true): RequestListener {
     return (req: IncomingMessage, res: ServerResponse) => {
       const url = req.url ?? '';
       const query = url.indexOf('?');
@@ -98,7 +107,7 @@ export class RouteTable {
         http(req, res);
         return;
       }
-      const { row, errorHandlers } = found.store as Entry;
+      const { row, chain, errorHandlers } = found.store as Entry;
       const request = req as Request;
       const response = res as Response;
       // What express's app.handle and a mounted router set up before a route's handlers run.
@@ -114,7 +123,7 @@ export class RouteTable {
       const below = url.slice(row.mount.length);
       request.url = below.charCodeAt(0) === 47 ? below : `/${below}`;
       request.params = found.params as Record<string, string>;
-      runChain([first, ...row.handlers], errorHandlers, request, response);
+      runChain(chain, errorHandlers, request, response);
     };
   }
 }

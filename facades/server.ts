@@ -117,8 +117,8 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
  * The HTTP server: the API's route table first (one lookup), then the express app for everything else.
  */
 export function createHttpServer(app: AppServices): Server {
-  const table = new RouteTable(SERVED_BEFORE_THE_API, [bodyParserErrors, unexpectedErrors(app)]);
-  return table.createServer(createApp(app, table), requestIds);
+  const table = new RouteTable(SERVED_BEFORE_THE_API, requestIds, [bodyParserErrors, unexpectedErrors(app)]);
+  return table.createServer(createApp(app, table));
 }
 
 export interface RunningServer {

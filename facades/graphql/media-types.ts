@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { ErrorType } from '../../src/platform/errors.ts';
 
 /** What yoga reads from a POST body (GraphQL over HTTP, plus yoga's form and multipart readers). */
 const ACCEPTED = [
@@ -14,20 +15,33 @@ const ACCEPTED = [
  * send, instead of yoga's empty 415.
  */
 export function refuseUnreadableGraphQLBodies(req: Request, res: Response, next: NextFunction): void {
-  const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(req);
   if (req.method !== 'POST' || ACCEPTED.includes(type)) {
     next();
     return;
   }
-  res.status(415).json({
+  sendGraphQLRefusal(res, 415, {
+    type: 'invalid_request_error',
+    code: 'unsupported_media_type',
+    message: `POST /graphql takes a JSON body: send Content-Type: application/json (got ${type ? `"${type}"` : 'none'}).`,
+  });
+}
+
+/** The request's media type, lower case, without parameters (`''` when none is sent). */
+export const mediaTypeOf = (req: Request): string =>
+  (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** A request refused before yoga, answered as a GraphQL response: one error, in the one vocabulary. */
+export function sendGraphQLRefusal(
+  res: Response,
+  status: number,
+  refusal: { type: ErrorType; code: string; message: string },
+): void {
+  res.status(status).json({
     errors: [
       {
-        message: `POST /graphql takes a JSON body: send Content-Type: application/json (got ${type ? `"${type}"` : 'none'}).`,
-        extensions: {
-          type: 'invalid_request_error',
-          code: 'unsupported_media_type',
-          requestId: res.locals.requestId,
-        },
+        message: refusal.message,
+        extensions: { type: refusal.type, code: refusal.code, requestId: res.locals.requestId },
       },
     ],
   });

@@ -4,6 +4,7 @@ import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
 import { countError, observeRequest } from '../metrics.ts';
 import { statusForError } from '../rest/errors.ts';
 import { jsonBody, transportError } from '../transport-errors.ts';
+import { mediaTypeOf, sendGraphQLRefusal } from './media-types.ts';
 
 /** Yoga's own ceiling on a body (its `maxRequestBodySize` default), kept for the bodies read here. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 25_000_000;
@@ -15,9 +16,7 @@ const readJson = jsonBody(
   { emptyIsInvalid: true },
 );
 
-const isJsonPost = (req: Request) =>
-  req.method === 'POST' &&
-  (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+const isJsonPost = (req: Request) => req.method === 'POST' && mediaTypeOf(req) === 'application/json';
 
 /**
  * Reads the JSON body of `POST /graphql` before yoga, as the other surfaces read theirs: compressed
@@ -46,14 +45,7 @@ export function parsedGraphQLBody(app: AppServices): RequestHandler {
         // Counted as yoga counts what it refuses: an error of its type, a failed request of no operation.
         countError(res, refusal.type, 'graphql');
         res.once('finish', () => observeRequest(unknownOperation, res, true));
-        res.status(statusForError(refusal.type)).json({
-          errors: [
-            {
-              message: refusal.message,
-              extensions: { type: refusal.type, code: refusal.code, requestId: res.locals.requestId },
-            },
-          ],
-        });
+        sendGraphQLRefusal(res, statusForError(refusal.type), refusal);
         return;
       }
       const value: unknown = req.body;

@@ -65,13 +65,11 @@ describe('one error vocabulary, unexpected errors masked', () => {
           },
         },
       };
-      const table = new RouteTable([], [unexpectedErrors(app().services)]);
+      const table = new RouteTable([], (_req, _res, next) => next(), [unexpectedErrors(app().services)]);
       const http = express();
       http.use('/v1', createRestApi(app().services, [exploding], table));
       http.use(unexpectedErrors(app().services));
-      const server = createServer(
-        via === 'express' ? http : table.listener(http, (_req, _res, next) => next()),
-      );
+      const server = createServer(via === 'express' ? http : table.listener(http));
       server.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       try {

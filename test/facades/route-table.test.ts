@@ -32,17 +32,17 @@ afterEach(() => {
 
 /** A table with a few rows, in front of an express app that routes the same paths (marked 'express'). */
 async function tableServer(born = false): Promise<string> {
-  const table = new RouteTable(['/reserved'], [answerError]);
+  const first = (_req: Request, res: Response, next: () => void) => {
+    res.locals.requestId = 'from-first';
+    next();
+  };
+  const table = new RouteTable(['/reserved'], first, [answerError]);
   const http = express();
   http.set('trust proxy', 'loopback');
   const api = express.Router();
   api.get('/things/:id', describeRequest('express'));
   api.get('/things/:id/parts', describeRequest('express'));
   http.use('/v9', api);
-  const first = (_req: Request, res: Response, next: () => void) => {
-    res.locals.requestId = 'from-first';
-    next();
-  };
   table.add({ method: 'GET', mount: '/v9', path: '/things/:id', handlers: [describeRequest('table')] });
   table.add({
     method: 'GET',
@@ -67,7 +67,7 @@ async function tableServer(born = false): Promise<string> {
     path: '/',
     handlers: [(req: Request, res: Response) => res.json({ baseUrl: req.baseUrl, url: req.url })],
   });
-  server = born ? table.createServer(http, first) : createServer(table.listener(http, first));
+  server = born ? table.createServer(http) : createServer(table.listener(http));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server!.address() as { port: number }).port}`;
 }
@@ -126,7 +126,7 @@ describe('the route table ahead of express', () => {
   });
 
   it('refuses rows that express would route elsewhere', () => {
-    const table = new RouteTable(['/reserved', '/v9/payments'], []);
+    const table = new RouteTable(['/reserved', '/v9/payments'], (_q, _s, next) => next(), []);
     const row = { method: 'GET' as const, handlers: [] };
     expect(() => table.add({ ...row, mount: '/reserved', path: '/x' })).toThrow(/under \/reserved/);
     expect(() => table.add({ ...row, mount: '/v9', path: '/payments/events' })).toThrow(

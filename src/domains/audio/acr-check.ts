@@ -7,7 +7,6 @@ import { saveAnalysis } from './cached-analysis.ts';
 import { type AnalysisRequest, type AnalysisStatus, MAX_ANALYSED_BYTES } from './detect-ai.ts';
 import { fingerprintAudio } from './registry/chromaprint.ts';
 import { findBestMatch, registryVersion } from './registry/registry.ts';
-
 import type { DspLink } from './registry/registry-recording.entity.ts';
 
 /** Where a stored registry-match result keeps the registry version it was checked against. */

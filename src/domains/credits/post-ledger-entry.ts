@@ -46,8 +46,8 @@ select moved.credit_balance, exists (select 1 from claimed) as reload from moved
  * until the commit, and the ledger row records the balance after the move. A debit that leaves the
  * balance at or below the account's auto-reload threshold enqueues the reload in the same transaction.
  * The ledger row is left to the caller's next flush, or with `persist: false` to the caller to insert (a
- * caller whose unit of work is large saves a flush walking all of it). Take the balance lock as late as the work allows:
- * a submission writes everything else first and debits just before its commit.
+ * caller whose unit of work is large saves a flush walking all of it). Take the balance lock as late as
+ * the work allows: a submission writes everything else first and debits just before its commit.
  */
 export async function moveCredits(
   em: EntityManager,

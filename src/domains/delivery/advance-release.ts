@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findStore } from '../catalog/stores.ts';
 import { Release } from '../releases/release.entity.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
@@ -8,7 +7,7 @@ import { recordMessages } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { readControl } from './sandbox-control.ts';
 import { scheduleAdvance } from './schedule.ts';
-import { type Move, settle, step } from './step.ts';
+import { type Move, sendsRelease, settle, step } from './step.ts';
 import { secondsAfter } from './transaction.ts';
 
 export interface AdvanceResult {
@@ -61,10 +60,7 @@ export async function advanceRelease(
     const moves = due
       .map((delivery) => step(delivery, release, control, now, stepSeconds))
       .filter((move): move is Move => move !== null);
-    // A store leaving `queued` was sent the release (even one that then rejects it), unless it has left the catalogue.
-    const sent = moves
-      .filter((move) => move.from === 'queued' && findStore(move.delivery.storeId))
-      .map((move) => move.delivery);
+    const sent = moves.filter(sendsRelease).map((move) => move.delivery);
     await recordMessages(tem, release, sent, now);
     await settle(tem, release, job, deliveries, moves, now);
     await tem.flush();

@@ -19,6 +19,10 @@ export interface Move {
 }
 
 const APPROVED_STEP = 'release.approved';
+
+/** A store leaving `queued` is sent the release (even one that then rejects it), unless it left the catalogue. */
+export const sendsRelease = (move: Move): boolean =>
+  move.from === 'queued' && findStore(move.delivery.storeId) !== undefined;
 const FORWARD: Partial<Record<DeliveryStatus, DeliveryStatus>> = {
   queued: 'in_inspection',
   in_inspection: 'delivered',
