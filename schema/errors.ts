@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { databaseRefusal } from '../src/platform/db/refusals.ts';
+import { databaseUnavailable } from '../src/platform/db/unavailable.ts';
 import { AppError, type ErrorType } from '../src/platform/errors.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { currentRequestId } from '../src/platform/request-scope.ts';
@@ -87,6 +88,12 @@ export function normaliseError(
     );
     return rephrased(graphQLError, refused.message, { ...appErrorExtensions(refused) });
   }
+  const unavailable = databaseUnavailable(graphQLError.originalError);
+  if (unavailable) {
+    // The outage itself is logged once by the health monitor; each request only at debug level.
+    logger.debug({ err: graphQLError.originalError, requestId }, 'database unavailable');
+    return rephrased(graphQLError, unavailable.message, { ...appErrorExtensions(unavailable) });
+  }
   logger.error({ err: graphQLError.originalError, requestId, path: graphQLError.path }, 'unexpected error');
   return rephrased(graphQLError, 'An unexpected error occurred. Quote the request id when reporting it.', {
     type: 'api_error',
@@ -103,7 +110,11 @@ export function errorTypeOf(error: GraphQLError): ErrorType {
     return ((error.extensions as Partial<ErrorExtensions> | undefined)?.type ??
       'invalid_request_error') as ErrorType;
   }
-  return databaseRefusal(error.originalError)?.type ?? 'api_error';
+  return (
+    databaseRefusal(error.originalError)?.type ??
+    databaseUnavailable(error.originalError)?.type ??
+    'api_error'
+  );
 }
 
 export function errorExtensions(error: GraphQLError): ErrorExtensions {

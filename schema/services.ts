@@ -20,8 +20,10 @@ import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.
 import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
+import { ConnectionState } from '../src/platform/connection-state.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import { isDatabaseUnavailable } from '../src/platform/db/unavailable.ts';
 import { withGapFill } from '../src/platform/events/gap-fill.ts';
 import { withPostgresInvalidations } from '../src/platform/events/postgres-invalidations.ts';
 import { createLocalPubSub, createRedisPubSub, type PubSub } from '../src/platform/events/pubsub.ts';
@@ -139,21 +141,41 @@ export async function buildAppServices(
 ): Promise<AppServices> {
   const webhookSecretKey = loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
   const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
-  const connectionError = (service: string) => (err: Error) => logger.warn({ err }, `${service} connection`);
+  const connections = {
+    database: new ConnectionState(
+      'the database',
+      logger,
+      'requests that need it answer 503 with Retry-After, events wait in the outbox; retrying every second',
+    ),
+    redis: new ConnectionState(
+      'Redis',
+      logger,
+      'rate limits count in each process, events reach the other processes when it is back; retrying every second',
+    ),
+  };
   const databaseUrl = String(orm.config.get('clientUrl'));
   const redis = config.REDIS_URL
     ? { url: config.REDIS_URL, namespace: redisNamespace(config.REDIS_NAMESPACE, databaseUrl) }
     : undefined;
-  const pubsub = redis
-    ? withGapFill(
-        createRedisPubSub(redis.url, redis.namespace, connectionError('pub/sub')),
-        {
-          lastCursor: () => lastPublishedCursor(orm.em.fork()),
-          between: (after, before) => publishedBetween(orm.em.fork(), after, before),
-        },
-        connectionError('pub/sub gap fill'),
-      )
-    : withPostgresInvalidations(createLocalPubSub(), databaseUrl, connectionError('invalidations'));
+  // Events published while a connection was away are read again from the outbox (gap fill), with or
+  // without Redis.
+  const pubsub = withGapFill(
+    redis
+      ? createRedisPubSub(redis.url, redis.namespace, connections.redis)
+      : withPostgresInvalidations(createLocalPubSub(), databaseUrl, connections.database),
+    {
+      lastCursor: () => lastPublishedCursor(orm.em.fork()),
+      between: (after, before) => publishedBetween(orm.em.fork(), after, before),
+    },
+    (err) =>
+      isDatabaseUnavailable(err) ? connections.database.down(err) : logger.warn({ err }, 'pub/sub gap fill'),
+  );
+  const health = new HealthMonitor(() => orm.em.fork().execute('select 1'), {
+    database: connections.database,
+    ...(redis ? { redis: connections.redis } : {}),
+  });
+  // Pinged from the start, so an outage is noticed (and its end logged) without a status request.
+  health.start();
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
@@ -163,6 +185,11 @@ export async function buildAppServices(
   pubsub.onInvalidation(({ cache, key }) => {
     if (cache === VERIFIED_TOKENS_CACHE) verifiedTokens.drop(key);
     if (cache === COMMIT_INVALIDATION) for (const each of clearedOnCommit) each.clear();
+  });
+  // Invalidations sent while the connection was away never arrive: forget everything cached.
+  pubsub.onReconnect(() => {
+    verifiedTokens.clear();
+    for (const each of clearedOnCommit) each.clear();
   });
   clearOnCommit(orm, clearedOnCommit, pubsub, logger);
   const metrics = createMetrics(orm, logger, [verifiedTokens, ...clearedOnCommit]);
@@ -184,7 +211,8 @@ export async function buildAppServices(
       createRateLimits({
         databaseUrl,
         redis,
-        onConnectionError: connectionError('rate limits'),
+        connection: connections.redis,
+        onConnectionError: (err) => connections.database.down(err),
       }),
     distributor: overrides.distributor ?? distributorFor(config),
     imageGenerator:
@@ -192,12 +220,18 @@ export async function buildAppServices(
     payments: overrides.payments ?? paymentsFor(config, webhookSecretKey),
     aiDetector: aiDetectorFor(config),
     pubsub,
-    relay: new OutboxRelay(orm, pubsub, logger, (seconds) => metrics.observeRelayLag(seconds)),
+    relay: new OutboxRelay(
+      orm,
+      pubsub,
+      logger,
+      (seconds) => metrics.observeRelayLag(seconds),
+      connections.database,
+    ),
     metrics,
     verifiedTokens,
     releaseStatuses,
     profiles,
-    health: new HealthMonitor(() => orm.em.fork().execute('select 1')),
+    health,
     webhookSecretKey,
     webhookOutbound: createOutboundClient({
       policy: outboundPolicyFromConfig(config),

@@ -10,6 +10,7 @@ import { appErrorExtensions, errorTypeOf, normaliseError } from '../../schema/er
 import { getSchema } from '../../schema/index.ts';
 import { refuseHostileInput } from '../../schema/input-guard.ts';
 import type { AppServices } from '../../schema/services.ts';
+import { databaseUnavailable } from '../../src/platform/db/unavailable.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
@@ -38,6 +39,15 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Serve
         const principal = await authenticate(app, bearerToken(request.headers.get('authorization')));
         return createContext(app, principal, { requestId, ...(req ? { client: clientInfo(req) } : {}) });
       } catch (error) {
+        const unavailable = databaseUnavailable(error);
+        if (unavailable) {
+          throw new GraphQLError(unavailable.message, {
+            extensions: {
+              ...appErrorExtensions(unavailable),
+              http: { status: 503, headers: { 'retry-after': String(unavailable.retryAfterSeconds) } },
+            },
+          });
+        }
         if (!(error instanceof AppError)) throw error;
         // A bad token fails the whole request, as on the other surfaces: HTTP 401 with a challenge.
         throw new GraphQLError(error.message, {
@@ -105,6 +115,10 @@ function useMetrics(app: AppServices): Plugin {
         for (const error of each.errors ?? []) {
           countGraphQLError(app, error);
           res.locals.graphqlFailed = true;
+          // A dependency away for a moment (the database): the answer says when to retry, as REST's does.
+          const { type, retryAfterSeconds } = (error.extensions ?? {}) as Record<string, unknown>;
+          if (type === 'unavailable_error' && typeof retryAfterSeconds === 'number')
+            res.setHeader('Retry-After', String(retryAfterSeconds));
         }
       }
     },

@@ -3,7 +3,7 @@ import type { JSONRPCID } from 'json-rpc-2.0';
 import { OAUTH_SCOPE } from '../../schema/oauth/authorization.ts';
 import type { AppConfig } from '../../src/platform/config.ts';
 import type { AppError } from '../../src/platform/errors.ts';
-import { rpcErrorFrom, rpcErrorFromAppError } from './errors.ts';
+import { type RpcErrorObject, rpcErrorFrom, rpcErrorFromAppError } from './errors.ts';
 import { isObject } from './methods.ts';
 import { resourceMetadataUrl } from './protocol.ts';
 import type { ToolRegistry } from './registry.ts';
@@ -56,7 +56,12 @@ export function sendChallenge(
           'access_token as a tools/call argument.',
         { type: 'authentication_error', code: 'missing_token' },
       );
+  res.status(401).json(answerEach(messages, isBatch, error));
+}
+
+/** The same error answered to every message of a request (one answer for a single message). */
+export function answerEach(messages: unknown[], isBatch: boolean, error: RpcErrorObject): unknown {
   const answer = (id: JSONRPCID) => ({ jsonrpc: '2.0', id, error });
   const ids = messages.map(idOf).filter((id): id is JSONRPCID => id !== undefined);
-  res.status(401).json(isBatch && ids.length > 0 ? ids.map(answer) : answer(ids[0] ?? null));
+  return isBatch && ids.length > 0 ? ids.map(answer) : answer(ids[0] ?? null);
 }

@@ -1,5 +1,6 @@
 import { JSONRPCErrorException } from 'json-rpc-2.0';
 import type { ErrorExtensions } from '../../schema/errors.ts';
+import { databaseUnavailable } from '../../src/platform/db/unavailable.ts';
 import { AppError, type ErrorType } from '../../src/platform/errors.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { statusForError } from '../rest/errors.ts';
@@ -45,6 +46,12 @@ export interface RpcErrorObject {
   data: RpcErrorData;
 }
 
+/** Codes whose hint is not their type's. */
+const CODE_HINTS: Record<string, string> = {
+  database_unavailable:
+    'The service lost its database for a moment: retry after retryAfterSeconds, a submission with the same idempotencyKey.',
+};
+
 /** A platform error (as GraphQL extensions carry it) in JSON-RPC terms. */
 export function rpcErrorFrom(message: string, extensions: ErrorExtensions): RpcErrorObject {
   const requestId = extensions.requestId ?? currentRequestId();
@@ -59,7 +66,7 @@ export function rpcErrorFrom(message: string, extensions: ErrorExtensions): RpcE
         ? {}
         : { retryAfterSeconds: extensions.retryAfterSeconds }),
       ...(requestId ? { requestId } : {}),
-      hint: HINTS[extensions.type] ?? HINTS.api_error,
+      hint: CODE_HINTS[extensions.code] ?? HINTS[extensions.type] ?? HINTS.api_error,
     },
   };
 }
@@ -98,6 +105,8 @@ export function rpcErrorFromThrown(error: unknown, requestId: string): RpcErrorO
     return { code: error.code, message: error.message, data: (error.data ?? {}) as RpcErrorData };
   }
   if (error instanceof AppError) return rpcErrorFromAppError(error, requestId);
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) return rpcErrorFromAppError(unavailable, requestId);
   return null;
 }
 

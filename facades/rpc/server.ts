@@ -6,17 +6,19 @@ import {
   JSONRPCServer,
 } from 'json-rpc-2.0';
 import { authenticate, bearerToken } from '../../schema/context.ts';
+import { databaseUnavailable } from '../../src/platform/db/unavailable.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { clientInfo } from '../client-info.ts';
 import { countError, observeRequest } from '../metrics.ts';
 import { sendJsonText } from '../send-json.ts';
 import { transportError } from '../transport-errors.ts';
 import { stringifyAnswer } from './answer-json.ts';
-import { allowedWithoutHeader, sendChallenge } from './auth.ts';
+import { allowedWithoutHeader, answerEach, sendChallenge } from './auth.ts';
 import {
   JSONRPC_INVALID_REQUEST,
   JSONRPC_PARSE_ERROR,
   JSONRPC_SERVER_ERROR,
+  rpcErrorFromAppError,
   unexpectedError,
 } from './errors.ts';
 import { type AgentSurface, type CallParams, isObject, registerMethods } from './methods.ts';
@@ -119,7 +121,14 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
             observeRequest(first, res, true);
             return;
           }
-          throw error;
+          const unavailable = databaseUnavailable(error);
+          if (!unavailable) throw error;
+          // No message was dispatched: the transport answers 503, as it answers 401 for a bad token.
+          countError(res, 'unavailable_error', 'agent_tool');
+          res.setHeader('Retry-After', String(unavailable.retryAfterSeconds));
+          res.status(503).json(answerEach(messages, isBatch, rpcErrorFromAppError(unavailable, requestId)));
+          observeRequest(first, res, true);
+          return;
         }
       } else if (!messages.every((message) => allowedWithoutHeader(message, surface.tools))) {
         countError(res, 'authentication_error', 'agent_tool');

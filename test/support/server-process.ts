@@ -5,6 +5,8 @@ import { freePort } from '../../src/platform/free-port.ts';
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** What it has printed so far (its JSON log lines; the first 4 MB). */
+  output(): string;
   /** SIGTERM and wait (a no-op once it has exited). */
   stop(): Promise<void>;
   kill9(): Promise<void>;
@@ -26,22 +28,23 @@ export async function startServerProcess(env: Record<string, string>, port?: num
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const keep = (chunk: Buffer) => {
+    if (output.length < 4 * 1024 * 1024) output += chunk.toString();
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    const onData = () => {
       if (output.includes('Tributary is serving')) resolve();
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
   });
-  child.stdout!.resume();
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     url,
     child,
+    output: () => output,
     stop: async () => {
       if (exited()) return;
       child.kill('SIGTERM');

@@ -17,6 +17,7 @@ export const platformRoutes: RestRoute[] = [
           startedAt
           uptimeSeconds
           database
+          redis
           time
         }
       }

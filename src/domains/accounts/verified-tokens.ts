@@ -68,6 +68,12 @@ export class VerifiedTokens {
     await this.announce(tokenId);
   }
 
+  /** Forgets every token (revocations announced while the pub/sub was away may have been missed). */
+  clear(): void {
+    this.entries.clear();
+    this.hashes.clear();
+  }
+
   /** Drops the entry of a token (a revocation here or announced by another instance). */
   drop(tokenId: string): void {
     const hash = this.hashes.get(tokenId);

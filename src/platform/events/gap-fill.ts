@@ -36,20 +36,24 @@ export function withGapFill(
     (err: Error) => onError(err),
   );
 
-  // The missed events, read again until the outbox answers: handing the event on without them would
-  // move every consumer past them for good. Later events wait in the chain meanwhile (order is kept).
-  const missedBefore = async (after: number, before: number): Promise<PublishedEvent[]> => {
+  // A read of the outbox, again until it answers (null once closed): handing an event on without the
+  // ones missed before it would move every consumer past them for good. Later events wait in the chain
+  // meanwhile (order is kept).
+  const retried = async <T>(read: () => Promise<T>): Promise<T | null> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await outbox.between(after, before);
+        return await read();
       } catch (err) {
         onError(err as Error);
-        if (closed) return [];
+        if (closed) return null;
         await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 5_000)));
       }
     }
   };
+  const missedBefore = async (after: number, before: number): Promise<PublishedEvent[]> =>
+    (await retried(() => outbox.between(after, before))) ?? [];
   const handOn = async (event: PublishedEvent) => {
+    if (last !== null && event.cursor <= last) return; // already read from the outbox by a catch-up
     if (last !== null && event.cursor > last + 1) {
       for (const missed of await missedBefore(last, event.cursor)) await local.publish([missed]);
     }
@@ -60,17 +64,49 @@ export function withGapFill(
     chain = chain.then(() => handOn(event)).catch((err: Error) => onError(err));
   });
 
+  // Everything published up to the outbox's newest cursor, in pages, as if it had been announced.
+  const readMissed = async () => {
+    if (last === null) {
+      // Nothing handed on yet and the first read failed: the outbox's newest cursor is where to start.
+      last = await retried(() => outbox.lastCursor());
+      return;
+    }
+    const newest = await retried(() => outbox.lastCursor());
+    while (newest !== null && last < newest && !closed) {
+      const before = Math.min(newest, last + CATCH_UP_PAGE) + 1;
+      for (const missed of await missedBefore(last, before)) {
+        if (missed.cursor > last) {
+          last = missed.cursor;
+          await local.publish([missed]);
+        }
+      }
+      last = Math.max(last, before - 1);
+    }
+  };
+  const catchUp = () => {
+    chain = chain.then(readMissed).catch((err: Error) => onError(err));
+    return chain;
+  };
+  // Whatever was announced while the connection was away never arrives: read it from the outbox.
+  const stopHearingReconnects = pubsub.onReconnect(() => void catchUp());
+
   return {
     publish: (events) => pubsub.publish(events),
     subscribe: (listener) => local.subscribe(listener),
     invalidate: (invalidation) => pubsub.invalidate(invalidation),
     onInvalidation: (listener) => pubsub.onInvalidation(listener),
+    onReconnect: (listener) => pubsub.onReconnect(listener),
+    catchUp,
     close: async () => {
       closed = true;
       unsubscribe();
+      stopHearingReconnects();
       await chain;
       await local.close();
       await pubsub.close();
     },
   };
 }
+
+/** Cursors read from the outbox per query when catching up after a lost connection. */
+const CATCH_UP_PAGE = 1_000;

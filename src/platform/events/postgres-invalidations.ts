@@ -1,4 +1,6 @@
+import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import type { ConnectionState } from '../connection-state.ts';
 import type { Invalidation, PubSub } from './pubsub.ts';
 
 /** The NOTIFY channel cache invalidations travel on when there is no Redis. */
@@ -19,44 +21,68 @@ export async function notifyInvalidation(
 /**
  * Without Redis the processes of one deployment still share PostgreSQL: cache invalidations travel
  * over LISTEN/NOTIFY, so a revocation in one process (or the operator CLI) reaches the others within
- * one notification. Events stay in-process (`pubsub`); only invalidate/onInvalidation change.
+ * one notification. Events stay in-process (`pubsub`); only the invalidations and the reconnections
+ * change. The listening connection comes back on its own after the database does (retried every
+ * second); notifications sent meanwhile are lost, so a reconnection is announced (`onReconnect`) and
+ * the caches are dropped.
  */
 export function withPostgresInvalidations(
   pubsub: PubSub,
   databaseUrl: string,
-  onConnectionError: (err: Error) => void = () => {},
+  connection?: ConnectionState,
 ): PubSub {
   let listener: pg.Client | null = null;
   let closed = false;
+  let listenedOnce = false;
+  let retry: NodeJS.Timeout | undefined;
+  const reconnected = new EventEmitter();
   // An error on a connection being closed (the database stopping behind a shutdown) is expected.
   const connectionError = (err: Error) => {
-    if (!closed) onConnectionError(err);
+    if (!closed) connection?.down(err);
   };
   const sender = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   sender.on('error', connectionError);
-  let retry: NodeJS.Timeout | undefined;
 
-  const listen = async () => {
+  const listenAgainLater = () => {
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void listen();
+    }, RECONNECT_MS);
+  };
+  const listen = async (): Promise<void> => {
     const client = new pg.Client({ connectionString: databaseUrl });
-    client.on('error', (err) => {
+    const lost = (err: Error) => {
       connectionError(err);
       void client.end().catch(() => undefined);
       if (listener === client) listener = null;
-      if (!closed) retry = setTimeout(() => void listen().catch(onConnectionError), RECONNECT_MS);
+      listenAgainLater();
+    };
+    client.on('error', lost);
+    client.on('end', () => {
+      if (listener === client) lost(new Error('Connection terminated'));
     });
     client.on('notification', (message) => {
       if (message.channel !== INVALIDATION_CHANNEL || !message.payload) return;
       void pubsub.invalidate(JSON.parse(message.payload) as Invalidation);
     });
-    await client.connect();
-    await client.query(`listen ${INVALIDATION_CHANNEL}`);
-    if (closed) await client.end();
-    else listener = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${INVALIDATION_CHANNEL}`);
+    } catch (err) {
+      lost(err as Error);
+      return;
+    }
+    if (closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    listener = client;
+    connection?.up();
+    if (listenedOnce) reconnected.emit('reconnect');
+    listenedOnce = true;
   };
-  const ready = listen().catch((err: Error) => {
-    onConnectionError(err);
-    if (!closed) retry = setTimeout(() => void listen().catch(onConnectionError), RECONNECT_MS);
-  });
+  const ready = listen();
 
   return {
     ...pubsub,
@@ -69,9 +95,14 @@ export function withPostgresInvalidations(
         invalidation,
       );
     },
+    onReconnect: (listener) => {
+      reconnected.on('reconnect', listener);
+      return () => reconnected.off('reconnect', listener);
+    },
     close: async () => {
       closed = true;
       clearTimeout(retry);
+      reconnected.removeAllListeners();
       await ready;
       await listener?.end().catch(() => undefined);
       await sender.end();

@@ -2,10 +2,12 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import {
   type RateLimiterAbstract,
+  RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { type ConnectionState, reconnectDelay } from '../connection-state.ts';
 import { rateLimited } from '../errors.ts';
 
 export interface LimitRule {
@@ -31,31 +33,50 @@ export interface RateLimits {
 /**
  * Fixed-window counters shared by every instance: in PostgreSQL by default, in Redis when REDIS_URL is
  * set (rate-limiter-flexible does the atomic counting in either store).
+ *
+ * While the shared store is away, each limit counts in this process's memory instead (the library's
+ * insurance limiter, with the same points and window): a deployment of N processes then lets through
+ * at most N times a limit, and no request fails because the store did. With Redis, a request does not
+ * wait for it: a client that is not connected is passed over at once. The shared counters are used
+ * again as soon as the store answers.
  */
 export function createRateLimits(options: {
   databaseUrl: string;
   /** Redis, and the deployment's namespace put before every key (src/platform/redis-namespace.ts). */
   redis?: { url: string; namespace: string } | undefined;
-  /** Connection-level failures (a lost idle connection); a consume that fails still throws. */
+  /** Told when Redis is lost and back (one log line per outage). */
+  connection?: ConnectionState | undefined;
+  /** Connection-level failures of the PostgreSQL store (a lost idle connection). */
   onConnectionError?: (err: Error) => void;
 }): RateLimits {
-  const onError = options.onConnectionError ?? (() => {});
   const redis = options.redis
-    ? new Redis(options.redis.url, { maxRetriesPerRequest: 2, lazyConnect: false })
+    ? new Redis(options.redis.url, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        retryStrategy: reconnectDelay,
+      })
     : null;
   const keyPrefix = (rule: LimitRule) =>
     options.redis ? `${options.redis.namespace}:rl:${rule.name}` : `rl:${rule.name}`;
-  redis?.on('error', onError);
+  redis?.on('error', (err) => options.connection?.down(err));
+  redis?.on('ready', () => options.connection?.up());
   const pool = redis ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
-  pool?.on('error', onError);
+  pool?.on('error', options.onConnectionError ?? (() => {}));
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiterFor = (rule: LimitRule) => {
     const id = `${rule.name}:${rule.points}:${rule.windowSeconds}`;
     let limiter = limiters.get(id);
     if (!limiter) {
       const common = { keyPrefix: keyPrefix(rule), points: rule.points, duration: rule.windowSeconds };
+      const insuranceLimiter = new RateLimiterMemory(common);
       limiter = redis
-        ? new RateLimiterRedis({ ...common, storeClient: redis, useRedisPackage: false })
+        ? new RateLimiterRedis({
+            ...common,
+            storeClient: redis,
+            useRedisPackage: false,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter,
+          })
         : new RateLimiterPostgres({
             ...common,
             storeClient: pool,
@@ -63,6 +84,7 @@ export function createRateLimits(options: {
             tableName: 'rate_limits',
             tableCreated: true,
             clearExpiredByTimeout: false,
+            insuranceLimiter,
           });
       limiters.set(id, limiter);
     }
