@@ -48,7 +48,7 @@ export async function startEmbeddedPostgres(
     }
     const owner = await readPid(path.join(root, OWNER_FILE));
     if (owner !== null && owner !== process.pid && isProcessAlive(owner)) {
-      throw new Error(
+      throw new StartError(
         `Another Tributary process (pid ${owner}) is serving from ${root}; stop it or use another DATA_DIR.`,
       );
     }
