@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { buildAppServices, closeAppServices } from '../schema/services.ts';
 import { ConfigError, loadConfig } from '../src/platform/config.ts';
 import { connectDatabase } from '../src/platform/db/connect.ts';
-import { StartError } from '../src/platform/db/embedded-postgres.ts';
+import { StartError } from '../src/platform/db/start-error.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { assertNodeVersion } from '../src/platform/runtime.ts';
 import { startBackgroundWork } from '../src/workers/background.ts';
@@ -40,7 +40,6 @@ function stopOnStartError(error: unknown): never {
 
 // Signals are ours from the first moment: a Ctrl-C during start-up stops what has started so far, in
 // reverse order, the embedded PostgreSQL (in a session of its own, so the Ctrl-C did not reach it) last.
-// embedded-postgres installs hooks of its own that would exit while ours is still draining.
 const closers: { name: string; close: () => Promise<void> }[] = [];
 let opening: Promise<unknown> = Promise.resolve();
 let stopping = false;
@@ -57,8 +56,6 @@ async function shutdown(signal: string): Promise<void> {
   logger.info('stopped');
   process.exit(0);
 }
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 

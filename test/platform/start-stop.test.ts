@@ -135,6 +135,37 @@ describe('start and stop as a person runs them', () => {
     }, 90_000);
   });
 
+  it('a second start on the DATA_DIR a running service uses answers with one line', async () => {
+    const dir = dataDir();
+    const port = await freePort();
+    const first = npmStart(serviceEnv({ DATA_DIR: dir, PORT: String(port) }));
+    try {
+      await waitFor(
+        async () => (await fetch(`http://127.0.0.1:${port}/v1/status`).catch(() => null))?.status === 200,
+        90,
+      );
+      const failure = await run(process.execPath, ['facades/start.js'], {
+        cwd: project,
+        env: serviceEnv({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' }),
+        timeout: 60_000,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(failure).toMatchObject({ code: 1 });
+      const lines = (failure as { stderr: string }).stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^Another Tributary process \\(pid \\d+\\) is serving from ${dir}; stop it or use another DATA_DIR\\.$`,
+        ),
+      );
+    } finally {
+      if (first.child.exitCode === null && first.child.signalCode === null) {
+        process.kill(-first.child.pid!, 'SIGINT');
+        await once(first.child, 'exit');
+        await waitFor(async () => first.log().includes('"msg":"stopped"'), 30);
+      }
+    }
+  }, 120_000);
+
   it('reads .env from the working directory; the environment wins over it', async () => {
     const cwd = dataDir();
     writeFileSync(path.join(cwd, '.env'), 'PORT=not-a-port\nLOG_LEVEL=chatty\n');

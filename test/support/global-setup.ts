@@ -4,6 +4,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { ormConfig } from '../../src/platform/db/orm.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -30,20 +31,6 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 /**
- * Loaded only when needed: the embedded-postgres package hooks `beforeExit` to end the process with code
- * 0, which would turn a failed test run into a passing one. Its hook is removed again (the teardown
- * stops the cluster itself).
- */
-async function importEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
-  const module = await import('../../src/platform/db/embedded-postgres.ts');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.off('beforeExit', listener);
-  }
-  return module;
-}
-
-/**
  * Tests run on the machine's PostgreSQL (127.0.0.1:5432, as in CI). On a machine without one, the run
  * starts an embedded PostgreSQL of its own, so `npm test` works on a fresh machine too.
  */
@@ -54,11 +41,7 @@ async function adminDatabase(): Promise<{ url: string; stop(): Promise<void> }> 
   console.log(
     `no PostgreSQL at ${new URL(DEFAULT_ADMIN_URL).host}: starting an embedded one on port ${port}`,
   );
-  const embedded = await (await importEmbeddedPostgres()).startEmbeddedPostgres(
-    dataDir,
-    port,
-    createLogger('warn'),
-  );
+  const embedded = await startEmbeddedPostgres(dataDir, port, createLogger('warn'));
   const url = new URL(embedded.url);
   url.pathname = '/postgres';
   return {

