@@ -194,7 +194,7 @@ export const ACR_FIELDS = /* GraphQL */ `
 `;
 
 /** The partner sign-in arguments shared by account creation and authorization (REST and agent). */
-export const PARTNER_CLIENT_PARAMETERS = /* GraphQL */ `$email: String!, $password: String!, $clientId: String!,
+export const PARTNER_CLIENT_PARAMETERS = /* GraphQL */ `$email: String!, $password: String!, $clientId: ID!,
   $redirectUri: String!, $codeChallenge: String, $codeChallengeMethod: String, $scope: String, $provenance: String`;
 export const PARTNER_CLIENT_ARGUMENTS = /* GraphQL */ `email: $email, password: $password, clientId: $clientId,
   redirectUri: $redirectUri, codeChallenge: $codeChallenge, codeChallengeMethod: $codeChallengeMethod,

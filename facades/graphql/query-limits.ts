@@ -40,7 +40,8 @@ const tagged = (code: string) => [
 export function queryLimitRules(): ValidationRule[] {
   return [
     maxDepthRule({ n: QUERY_LIMITS.depth, ignoreIntrospection: true, onReject: tagged('query_too_deep') }),
-    maxAliasesRule({ n: QUERY_LIMITS.aliases, onReject: tagged('too_many_aliases') }),
+    // graphql-armor lets `__typename` be aliased without counting by default: 500 such aliases would run.
+    maxAliasesRule({ n: QUERY_LIMITS.aliases, allowList: [], onReject: tagged('too_many_aliases') }),
     maxDirectivesRule({ n: QUERY_LIMITS.directives, onReject: tagged('too_many_directives') }),
     costLimitRule({
       maxCost: QUERY_LIMITS.cost,

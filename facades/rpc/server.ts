@@ -191,9 +191,31 @@ export function rpcBodyErrors(err: unknown, _req: Request, res: Response, next: 
   res.status(status).json(createJSONRPCErrorResponse(null, JSONRPC_INVALID_REQUEST, error.message, data));
 }
 
-/** GET (the SSE stream) and DELETE (session end) are not offered: the endpoint is stateless. */
+/** The JSON-RPC endpoint itself; everything below it is the agent's plain HTTP routes. */
+const RPC_PATH = '/api/mcp';
+
+/**
+ * GET (the SSE stream) and DELETE (session end) are not offered: the endpoint is stateless. That is a
+ * JSON-RPC answer on /api/mcp itself only. /api/mcp/ and other paths that reach the endpoint's router
+ * (where a client lands that resolves the dot-segment of /api/mcp/release-jobs/%2e%2e) get the REST
+ * envelope, as every HTTP route under /api/mcp/ does.
+ */
 export function methodNotAllowed(req: Request, res: Response): void {
   res.setHeader('Allow', 'POST');
+  const path = req.originalUrl.split('?')[0] ?? '';
+  if (path !== RPC_PATH) {
+    countError(res, 'invalid_request_error');
+    const requestId = res.locals.requestId as string | undefined;
+    res.status(405).json({
+      type: 'invalid_request_error',
+      code: 'method_not_allowed',
+      message:
+        `${req.method} is not allowed on ${path}: JSON-RPC messages go to POST ${RPC_PATH}, and the agent's ` +
+        `HTTP endpoints are paths below it (GET ${RPC_PATH}/release-jobs/{id}, …).`,
+      ...(requestId ? { requestId } : {}),
+    });
+    return;
+  }
   res
     .status(405)
     .json(

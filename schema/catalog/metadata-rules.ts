@@ -23,7 +23,7 @@ const RuleExampleRef = builder
 const RuleRef = builder.objectRef<RuleDescriptor>('MetadataRule').implement({
   description: 'One check of the rules engine. `error` blocks submission; `warning` is reported.',
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'Stable rule id, quoted in validation details.' }),
+    id: t.exposeID('id', { description: 'Stable rule id, quoted in validation details.' }),
     severity: t.expose('severity', { type: RuleSeverityEnum }),
     topic: t.expose('topic', { type: RuleTopicEnum }),
     title: t.exposeString('title'),

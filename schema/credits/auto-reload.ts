@@ -39,7 +39,7 @@ const AutoReloadRef = builder.objectRef<AutoReloadView>('AutoReload').implement(
     thresholdCredits: t.exposeInt('thresholdCredits', {
       description: 'Reload when a debit leaves the balance at or below this (0 = when empty).',
     }),
-    packageId: t.exposeString('packageId', { nullable: true, description: 'The bundle reloaded, if one.' }),
+    packageId: t.exposeID('packageId', { nullable: true, description: 'The bundle reloaded, if one.' }),
     reloadCredits: t.exposeInt('reloadCredits', { nullable: true, description: 'Credits one reload adds.' }),
     reloadAmountCents: t.exposeInt('reloadAmountCents', {
       nullable: true,
@@ -87,7 +87,7 @@ builder.mutationField('setAutoReload', (t) =>
       'bundle (packageId, which wins) or quantity credits at 1 USD each (first default: the smallest bundle).',
     args: {
       enabled: t.arg.boolean({ required: true, description: 'Turn reloads on or off.' }),
-      packageId: t.arg.string({
+      packageId: t.arg.id({
         required: false,
         description: 'A bundle to reload (wins over quantity).',
         validate: { maxLength: 50 },

@@ -35,7 +35,7 @@ const HostedCheckoutRef = builder.objectRef<CheckoutView>('HostedCreditCheckout'
       type: 'DateTime',
       description: 'After this the page no longer takes payment.',
     }),
-    packageId: t.exposeString('packageId', { nullable: true, description: checkoutFields.packageId }),
+    packageId: t.exposeID('packageId', { nullable: true, description: checkoutFields.packageId }),
   }),
 });
 
@@ -49,7 +49,7 @@ const EmbeddedCheckoutRef = builder.objectRef<CheckoutView>('EmbeddedCreditCheck
       resolve: (c) => c.clientSecret ?? '',
     }),
     publishableKey: t.exposeString('publishableKey', { description: checkoutFields.publishableKey }),
-    packageId: t.exposeString('packageId', { nullable: true, description: checkoutFields.packageId }),
+    packageId: t.exposeID('packageId', { nullable: true, description: checkoutFields.packageId }),
   }),
 });
 
@@ -68,7 +68,7 @@ builder.mutationField('createCreditCheckout', (t) =>
       'credits: they are granted, once, when the payment processor confirms the payment.',
     args: {
       credits: t.arg.int({ required: false, description: '1..1000 credits at 1 USD each.' }),
-      packageId: t.arg.string({
+      packageId: t.arg.id({
         required: false,
         description: 'A bundle of the pricing (wins over credits).',
         validate: { maxLength: 50 },

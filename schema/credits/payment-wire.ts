@@ -61,7 +61,7 @@ const SandboxCheckoutRef = builder.objectRef<CheckoutSession>('SandboxCheckout')
     credits: t.exposeInt('credits', { description: 'Credits it buys.' }),
     amountCents: t.exposeInt('amountCents', { description: 'The price in cents.' }),
     currency: t.exposeString('currency', { description: 'ISO 4217.' }),
-    packageId: t.exposeString('packageId', { nullable: true, description: 'The bundle, if one.' }),
+    packageId: t.exposeID('packageId', { nullable: true, description: 'The bundle, if one.' }),
     savePaymentMethod: t.exposeBoolean('savePaymentMethod', { description: 'Whether the card is saved.' }),
   }),
 });

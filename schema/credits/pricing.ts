@@ -33,7 +33,7 @@ const CheckoutRestBodyRef = builder.objectRef<CheckoutLink['body']>('CheckoutRes
   description:
     'The body of `POST /v1/credits/checkout` that buys one bundle, in the REST field names (snake_case, as sent).',
   fields: (t) => ({
-    package_id: t.exposeString('package_id', { description: 'The bundle to buy.' }),
+    package_id: t.exposeID('package_id', { description: 'The bundle to buy.' }),
   }),
 });
 
@@ -42,7 +42,7 @@ const CheckoutToolArgumentsRef = builder
   .implement({
     description: 'The arguments of `create_credit_checkout_session` that buy one bundle.',
     fields: (t) => ({
-      packageId: t.exposeString('packageId', { description: 'The bundle to buy.' }),
+      packageId: t.exposeID('packageId', { description: 'The bundle to buy.' }),
     }),
   });
 
@@ -68,7 +68,7 @@ const CheckoutLinkRef = builder.objectRef<CheckoutLink>('CheckoutLink').implemen
 export const BundleRef = builder.objectRef<BundleView>('CreditBundle').implement({
   description: 'A bundle of credits on sale.',
   fields: (t) => ({
-    packageId: t.exposeString('packageId'),
+    packageId: t.exposeID('packageId'),
     credits: t.exposeInt('credits'),
     priceUsd: t.exposeFloat('priceUsd'),
     perCreditUsd: t.exposeFloat('perCreditUsd'),

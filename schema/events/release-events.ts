@@ -52,6 +52,13 @@ const ApprovedTrackRef = builder.objectRef<ApprovedPayload['tracks'][number]>('A
 
 const payloadOf = <T extends ReleaseEventHead>(event: PublishedEvent) => event.payload as unknown as T;
 
+/** The outbox row's release, else the payload's (every release event names its release in both). */
+function releaseIdOf(event: PublishedEvent): string {
+  const releaseId = event.releaseId ?? payloadOf(event).releaseId;
+  if (!releaseId) throw new Error(`Outbox event ${event.id} (${event.type}) names no release.`);
+  return releaseId;
+}
+
 export const ReleaseEventRef = builder.interfaceRef<PublishedEvent>('ReleaseEvent').implement({
   description:
     'An event of one of your releases, as published (the same stream feeds webhooks). Select the fields of ' +
@@ -67,7 +74,15 @@ export const ReleaseEventRef = builder.interfaceRef<PublishedEvent>('ReleaseEven
       type: ReleaseEventTypeEnum,
       resolve: (e) => e.type as (typeof RELEASE_EVENT_TYPES)[number],
     }),
-    releaseId: t.id({ nullable: true, resolve: (e) => e.releaseId }),
+    releaseId: t.id({
+      description: 'The release the event is of: every kind of release event has one.',
+      resolve: (e) => releaseIdOf(e),
+    }),
+    status: t.field({
+      type: AggregateStatusEnum,
+      description: "The release's aggregate status once the event's change was made.",
+      resolve: (e) => payloadOf(e).status,
+    }),
     occurredAt: t.field({
       type: 'DateTime',
       resolve: (e) => new Date(String(e.payload.occurredAt ?? e.createdAt)),
@@ -102,7 +117,6 @@ builder.objectRef<PublishedEvent>('ReleaseStatusChanged').implement({
       type: AggregateStatusEnum,
       resolve: (e) => payloadOf<StatusChangedPayload>(e).previousStatus,
     }),
-    status: t.field({ type: AggregateStatusEnum, resolve: (e) => payloadOf<StatusChangedPayload>(e).status }),
     storeStatuses: t.field({
       type: [EventStoreStatusRef],
       description: 'Every store when the aggregate moved; else the stores that changed.',
@@ -115,11 +129,6 @@ builder.objectRef<PublishedEvent>('ReleaseApproved').implement({
   description: 'The release passed approval: its UPC and every track ISRC are final.',
   interfaces: [ReleaseEventRef],
   fields: (t) => ({
-    status: t.field({
-      type: AggregateStatusEnum,
-      nullable: true,
-      resolve: (e) => payloadOf<ApprovedPayload>(e).status,
-    }),
     upc: t.string({ nullable: true, resolve: (e) => payloadOf<ApprovedPayload>(e).upc }),
     tracks: t.field({ type: [ApprovedTrackRef], resolve: (e) => payloadOf<ApprovedPayload>(e).tracks ?? [] }),
   }),
@@ -129,11 +138,6 @@ builder.objectRef<PublishedEvent>('ReleaseStoresAdded').implement({
   description: 'More stores were queued for a submitted release; the aggregate status does not move.',
   interfaces: [ReleaseEventRef],
   fields: (t) => ({
-    status: t.field({
-      type: AggregateStatusEnum,
-      nullable: true,
-      resolve: (e) => payloadOf<StoresAddedPayload>(e).status,
-    }),
     storeIds: t.intList({ resolve: (e) => payloadOf<StoresAddedPayload>(e).storeIds ?? [] }),
     storeStatuses: t.field({
       type: [EventStoreStatusRef],
@@ -151,11 +155,6 @@ builder.objectRef<PublishedEvent>('ReleaseTakedownCompleted').implement({
   description: 'Stores confirmed a takedown.',
   interfaces: [ReleaseEventRef],
   fields: (t) => ({
-    status: t.field({
-      type: AggregateStatusEnum,
-      nullable: true,
-      resolve: (e) => payloadOf<TakedownCompletedPayload>(e).status,
-    }),
     scope: t.field({ type: TakedownScopeEnum, resolve: (e) => payloadOf<TakedownCompletedPayload>(e).scope }),
     storeIds: t.intList({ resolve: (e) => payloadOf<TakedownCompletedPayload>(e).storeIds ?? [] }),
     storeStatuses: t.field({
@@ -203,7 +202,8 @@ builder.subscriptionField('releaseEvents', (t) =>
       return new EventStream({
         em: context.em,
         pubsub: context.app.pubsub,
-        filter: { accountId, releaseId, types: args.types ?? null },
+        // Only release events reach this stream (each has a release), whatever else the outbox carries.
+        filter: { accountId, releaseId, types: args.types?.length ? args.types : RELEASE_EVENT_TYPES },
         after,
       });
     },

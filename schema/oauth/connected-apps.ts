@@ -10,7 +10,7 @@ const ConnectedAppRef = builder.objectRef<ConnectedApp>('ConnectedApp').implemen
   description: 'An app (an OAuth client, such as an agent product) you approved to act on your account.',
   fields: (t) => ({
     id: t.exposeID('grantId', { description: 'The grant: disconnecting it ends the app’s access.' }),
-    clientId: t.exposeString('clientId', {
+    clientId: t.exposeID('clientId', {
       description: 'The app’s OAuth client id (a URL for CIMD clients).',
     }),
     name: t.exposeString('name', { description: 'The name the app registered with.' }),

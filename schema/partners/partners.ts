@@ -41,7 +41,7 @@ const clientArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0
     description: 'The account’s password (10 to 200 characters).',
     validate: { maxLength: 1000 },
   }),
-  clientId: t.arg.string({
+  clientId: t.arg.id({
     required: true,
     description: 'The partner’s allowlisted client_id.',
     validate: { maxLength: 200 },

@@ -30,6 +30,9 @@ const SnapshotRef = builder.objectRef<DraftResult['snapshot']>('DraftSnapshot').
 const UPLOAD_REQUESTS =
   'Notes of the uploads the draft waits for, free-form objects kept as sent (JSON: the spec leaves their shape open).';
 
+/** What the REST reference says of `upload_requests`: an array of objects, each free-form. */
+const UPLOAD_REQUESTS_SCHEMA = { type: 'array', items: { type: 'object', additionalProperties: true } };
+
 const LatestRef = builder.objectRef<DraftResult['latest']>('DraftLatest').implement({
   description: 'The draft as saved now.',
   fields: (t) => ({
@@ -76,10 +79,14 @@ const DraftResultRef = builder.objectRef<DraftResult>('DraftResult').implement({
 });
 
 const TrackPatchInputRef = builder.inputType('TrackPatchInput', {
-  description: 'A change to one track of a draft, addressed by index or trackNumber.',
+  description: 'A change to one track of a draft, addressed by index or track number.',
   fields: (t) => ({
     index: t.int({ required: false, description: '0-based; the track count appends a track.' }),
-    trackNumber: t.int({ required: false, description: '1-based, in place of index.' }),
+    trackNumber: t.int({
+      required: false,
+      description: '1-based, in place of index.',
+      extensions: { wireName: 'track_number', wireDescription: '1-based, in place of index.' },
+    }),
     remove: t.boolean({ required: false, description: 'Deletes the track.' }),
     patch: t.field({ type: TrackShape.input, required: false, description: 'Fields merged into the track.' }),
   }),
@@ -151,8 +158,19 @@ builder.mutationField('saveDraftWire', (t) =>
     args: {
       release: t.arg({ type: 'JSON', required: false, ...wireBody('release', ReleaseShape) }),
       tracks: t.arg({ type: 'JSON', required: false, ...wireBody('tracks', TrackShape) }),
-      trackPatches: t.arg({ type: 'JSON', required: false, validate: payloadValidation('trackPatches') }),
-      uploadRequests: t.arg({ type: 'JSON', required: false, validate: payloadValidation('uploadRequests') }),
+      trackPatches: t.arg({
+        type: 'JSON',
+        required: false,
+        validate: payloadValidation('trackPatches'),
+        extensions: { wireBody: { inputType: 'TrackPatchInput', list: true } },
+      }),
+      uploadRequests: t.arg({
+        type: 'JSON',
+        required: false,
+        description: UPLOAD_REQUESTS,
+        validate: payloadValidation('uploadRequests'),
+        extensions: { jsonSchema: UPLOAD_REQUESTS_SCHEMA },
+      }),
       status: t.arg.string({ required: false, validate: { maxLength: 50 } }),
       mode: t.arg({ type: DraftModeEnum, required: false }),
       releaseId: t.arg.id({ required: false }),

@@ -144,7 +144,12 @@ builder.mutationField('submitReleaseWire', (t) =>
       releaseId: t.arg.id({ required: false }),
       conversationId: t.arg.string({ required: false }),
       tokenOffset: t.arg.boolean({ required: false, defaultValue: false }),
-      distributors: t.arg({ type: 'JSON', required: false, description: 'Accepted and ignored.' }),
+      distributors: t.arg({
+        type: 'JSON',
+        required: false,
+        description: 'Accepted and ignored: a free-form object.',
+        extensions: { jsonSchema: { type: 'object', additionalProperties: true } },
+      }),
       skipAdapters: t.arg.boolean({ required: false, description: 'Accepted and ignored.' }),
       idempotencyKey: t.arg.string({ required: false, validate: { minLength: 1, maxLength: 255 } }),
       provenance: t.arg.string({ required: false, validate: { maxLength: 100 } }),

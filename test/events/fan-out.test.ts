@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
@@ -38,10 +39,15 @@ async function rawSubscriber(app: TestApp, token: string, ids: string[], query =
   };
 }
 
+/** Every event here is of one release (the stream needs no release row for it). */
+const RELEASE_ID = randomUUID();
+
 async function emit(app: TestApp, accountId: string, payload: Record<string, unknown>) {
   await app
     .em()
-    .transactional((em) => appendEvent(em, { accountId, type: 'release.status_changed', payload }));
+    .transactional((em) =>
+      appendEvent(em, { accountId, releaseId: RELEASE_ID, type: 'release.status_changed', payload }),
+    );
 }
 
 describe('graphql-ws fan-out of one event to many subscribers', () => {
@@ -96,7 +102,7 @@ describe('graphql-ws fan-out of one event to many subscribers', () => {
     expect(first).toEqual({
       cursor: expect.stringMatching(/^\d+$/),
       type: 'RELEASE_STATUS_CHANGED',
-      releaseId: null,
+      releaseId: RELEASE_ID,
       payload: JSON.stringify(events[0]),
     });
     expect(outsider.frames.filter((f) => f.frame.type === 'next')).toEqual([]);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -53,7 +54,8 @@ function subscribe(app: TestApp, token: string, variables: Record<string, unknow
   };
 }
 
-async function emit(app: TestApp, accountId: string, n: number, releaseId: string | null = null) {
+/** A release event of a release (every release event has one; the stream needs no release row for it). */
+async function emit(app: TestApp, accountId: string, n: number, releaseId: string = randomUUID()) {
   await app
     .em()
     .transactional((em) =>
@@ -119,6 +121,7 @@ describe('release event stream', () => {
     await slow.begin();
     await appendEvent(slow, {
       accountId: account.accountId,
+      releaseId: randomUUID(),
       type: 'release.status_changed',
       payload: { n: 1 },
     });

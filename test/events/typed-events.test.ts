@@ -15,7 +15,7 @@ const SUBSCRIPTION = `subscription($id: ID, $types: [ReleaseEventType!]) {
   releaseEvents(releaseId: $id, types: $types, after: "0") {
     __typename type releaseId occurredAt title
     ... on ReleaseStatusChanged { previousStatus status storeStatuses { storeId statusText } }
-    ... on ReleaseApproved { upc tracks { trackNumber isrc } }
+    ... on ReleaseApproved { status upc tracks { trackNumber isrc } }
   }
 }`;
 
@@ -67,7 +67,12 @@ it('a graphql-ws client receives typed events and selects their fields directly'
   ]);
   expect(moves[2]?.storeStatuses).toEqual([{ storeId: 301, statusText: 'Live' }]);
   const approved = events.find((e) => e.__typename === 'ReleaseApproved')!;
-  expect(approved).toMatchObject({ type: 'RELEASE_APPROVED', releaseId, title: body.release.title });
+  expect(approved).toMatchObject({
+    type: 'RELEASE_APPROVED',
+    releaseId,
+    status: 'DISTRIBUTED',
+    title: body.release.title,
+  });
   expect(approved.upc).toMatch(/^\d{12,13}$/);
   expect(approved.tracks.map((t: { trackNumber: number }) => t.trackNumber)).toEqual([1, 2]);
   expect(approved.tracks.every((t: { isrc: string }) => /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/.test(t.isrc))).toBe(

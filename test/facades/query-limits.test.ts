@@ -39,6 +39,19 @@ describe('limits of one document on /graphql', () => {
     expect(error?.extensions).toMatchObject({ type: 'invalid_request_error', code: 'too_many_aliases' });
   });
 
+  it('counts aliases of __typename: 500 of them are refused with too_many_aliases', async () => {
+    const aliases = Array.from({ length: 500 }, (_, i) => `t${i}: __typename`).join(' ');
+    const answer = await graphql(app().url, `{ ${aliases} }`, {}, account.token);
+    expect(answer.body.data).toBeUndefined();
+    expect(answer.body.errors?.[0]?.extensions).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'too_many_aliases',
+    });
+    expect(answer.body.errors?.[0]?.message).toContain(`limit of ${QUERY_LIMITS.aliases}`);
+    const atTheLimit = Array.from({ length: QUERY_LIMITS.aliases }, (_, i) => `t${i}: __typename`).join(' ');
+    expect(await firstError(`{ ${atTheLimit} }`)).toBeUndefined();
+  });
+
   it(`refuses more than ${QUERY_LIMITS.directives} directives with too_many_directives`, async () => {
     const directives = '@include(if: true) '.repeat(QUERY_LIMITS.directives + 1);
     const error = await firstError(`{ __typename ${directives}}`);

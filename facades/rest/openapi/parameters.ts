@@ -27,6 +27,8 @@ interface WireBody {
 interface VariableInfo {
   type: GraphQLInputType;
   wireBody: WireBody | undefined;
+  /** A JSON argument's own JSON Schema (its `jsonSchema` extension): what the free-form value holds. */
+  jsonSchema: JsonSchema | undefined;
   /** The variable is NonNull and has no default: the request must carry it. */
   required: boolean;
   defaultValue: unknown;
@@ -40,6 +42,7 @@ interface Usage {
   defaultValue: unknown;
   limits: JsonSchema;
   wireBody?: WireBody;
+  jsonSchema?: JsonSchema;
 }
 
 /** Where each variable is used: the argument or input field it feeds gives a description and a default. */
@@ -56,10 +59,12 @@ function variableUsages(prepared: PreparedOperation, schema: GraphQLSchema): Map
         let description: string | undefined;
         let limits: JsonSchema = {};
         let wireBody: WireBody | undefined;
+        let jsonSchema: JsonSchema | undefined;
         if (holder.kind === Kind.ARGUMENT) {
           description = typeInfo.getArgument()?.description ?? undefined;
           const argument = typeInfo.getArgument();
           wireBody = argument?.extensions?.wireBody as WireBody | undefined;
+          jsonSchema = argument?.extensions?.jsonSchema as JsonSchema | undefined;
           const jsonType = argument ? inputSchema(argument.type).type : undefined;
           limits = validatorLimits(
             argument?.extensions?.validator,
@@ -78,6 +83,7 @@ function variableUsages(prepared: PreparedOperation, schema: GraphQLSchema): Map
           defaultValue,
           limits,
           ...(wireBody ? { wireBody } : {}),
+          ...(jsonSchema ? { jsonSchema } : {}),
         });
       },
     }),
@@ -97,6 +103,7 @@ function variableInfos(prepared: PreparedOperation, schema: GraphQLSchema): Map<
     infos.set(name, {
       type,
       wireBody: usage?.wireBody,
+      jsonSchema: usage?.jsonSchema,
       required: isNonNullType(type) && own === undefined,
       defaultValue: own ?? usage?.defaultValue,
       description: usage?.description,
@@ -122,8 +129,12 @@ function withNotes(
   };
 }
 
-/** A body field's schema: its GraphQL type's, or for a wire body the typed input's under wire names. */
+/**
+ * A body field's schema: its GraphQL type's; for a wire body the typed input's under wire names; for a
+ * JSON argument with a `jsonSchema` extension, that schema.
+ */
 function bodySchema(info: VariableInfo, schema: GraphQLSchema): JsonSchema {
+  if (info.jsonSchema) return isNonNullType(info.type) ? info.jsonSchema : nullable(info.jsonSchema);
   if (!info.wireBody) return inputSchema(info.type);
   const typed = schema.getType(info.wireBody.inputType);
   if (!typed || !isInputObjectType(typed))

@@ -24,7 +24,7 @@ export const creditRoutes: RestRoute[] = [
     tag: TAG,
     auth: 'bearer',
     document: /* GraphQL */ `
-      mutation CreateCreditCheckout($credits: Int, $packageId: String, $savePaymentMethod: Boolean,
+      mutation CreateCreditCheckout($credits: Int, $packageId: ID, $savePaymentMethod: Boolean,
         $uiMode: CheckoutUiMode, $successPath: String, $provenance: String) {
         checkout: createCreditCheckout(credits: $credits, packageId: $packageId,
           savePaymentMethod: $savePaymentMethod, uiMode: $uiMode, successPath: $successPath,
@@ -61,7 +61,7 @@ export const creditRoutes: RestRoute[] = [
     tag: TAG,
     auth: 'bearer',
     document: /* GraphQL */ `
-      mutation SetAutoReload($enabled: Boolean!, $packageId: String, $quantity: Int, $paymentMethodId: String,
+      mutation SetAutoReload($enabled: Boolean!, $packageId: ID, $quantity: Int, $paymentMethodId: String,
         $thresholdCredits: Int) {
         autoReload: setAutoReload(enabled: $enabled, packageId: $packageId, quantity: $quantity,
           paymentMethodId: $paymentMethodId, thresholdCredits: $thresholdCredits) { ${AUTO_RELOAD_FIELDS} }

@@ -26,7 +26,7 @@ export const creditTools: ToolRow[] = [
       provenance: z.string().max(100).optional().describe('Server-to-server agents: the partner tag.'),
     }),
     document: /* GraphQL */ `
-      mutation AgentCreateCreditCheckout($credits: Int, $packageId: String, $savePaymentMethod: Boolean,
+      mutation AgentCreateCreditCheckout($credits: Int, $packageId: ID, $savePaymentMethod: Boolean,
         $uiMode: CheckoutUiMode, $successPath: String, $provenance: String) {
         checkout: createCreditCheckout(credits: $credits, packageId: $packageId,
           savePaymentMethod: $savePaymentMethod, uiMode: $uiMode, successPath: $successPath,
@@ -73,7 +73,7 @@ export const creditTools: ToolRow[] = [
       thresholdCredits: z.int().min(0).max(10_000).optional().describe('Reload at or below this balance.'),
     }),
     document: /* GraphQL */ `
-      mutation AgentSetAutoReload($enabled: Boolean!, $packageId: String, $quantity: Int, $paymentMethodId: String,
+      mutation AgentSetAutoReload($enabled: Boolean!, $packageId: ID, $quantity: Int, $paymentMethodId: String,
         $thresholdCredits: Int) {
         autoReload: setAutoReload(enabled: $enabled, packageId: $packageId, quantity: $quantity,
           paymentMethodId: $paymentMethodId, thresholdCredits: $thresholdCredits) { ${AUTO_RELOAD_FIELDS} }

@@ -17,10 +17,14 @@ export const RELEASE_EVENT_TYPES = [
 ] as const;
 export type ReleaseEventType = (typeof RELEASE_EVENT_TYPES)[number];
 
-/** What every release event carries (the JSON webhooks deliver; `event` repeats the type). */
+/**
+ * What every release event carries (the JSON webhooks deliver; `event` repeats the type), `status` (the
+ * release's aggregate status once the event's change is made) included.
+ */
 export interface ReleaseEventHead {
   event: ReleaseEventType;
   releaseId: string;
+  status: AggregateStatus;
   title: string;
   artist: string;
   artistProfiles: ArtistProfile[];
@@ -29,25 +33,24 @@ export interface ReleaseEventHead {
 
 export interface StatusChangedPayload extends ReleaseEventHead {
   previousStatus: AggregateStatus;
-  status: AggregateStatus;
   storeStatuses: EventStoreStatus[];
 }
 
 export interface ApprovedPayload extends ReleaseEventHead {
-  status: AggregateStatus | null;
+  status: AggregateStatus;
   upc: string | null;
   tracks: { trackNumber: number; title: string; isrc: string | null }[];
 }
 
 export interface StoresAddedPayload extends ReleaseEventHead {
-  status: AggregateStatus | null;
+  status: AggregateStatus;
   storeIds: number[];
   storeStatuses: EventStoreStatus[];
   skippedStoreIds: (SkippedStore & { storeName: string })[];
 }
 
 export interface TakedownCompletedPayload extends ReleaseEventHead {
-  status: AggregateStatus | null;
+  status: AggregateStatus;
   scope: 'full' | 'partial';
   storeIds: number[];
   storeStatuses: EventStoreStatus[];
@@ -85,6 +88,12 @@ function releaseHead(release: Release): { releaseId: string; title: string; arti
       (typeof meta.primary_artist_name === 'string' ? meta.primary_artist_name : ''),
   };
 }
+
+/**
+ * A submitted release's aggregate status. Only drafts have none (submission sets `queued`, the steps move
+ * it from there) and events are only of submitted releases, so an event always carries one.
+ */
+export const aggregateStatusOf = (release: Release): AggregateStatus => release.aggregateStatus ?? 'queued';
 
 function tail(release: Release, now: Date): { artistProfiles: ArtistProfile[]; occurredAt: string } {
   return {
@@ -129,7 +138,7 @@ export async function emitApproved(
   await emit(em, release, 'release.approved', {
     event: 'release.approved',
     ...releaseHead(release),
-    status: release.aggregateStatus,
+    status: aggregateStatusOf(release),
     upc: release.upc,
     tracks: [...tracks]
       .sort((a, b) => a.position - b.position)
@@ -149,7 +158,7 @@ export async function emitStoresAdded(
   await emit(em, release, 'release.stores_added', {
     event: 'release.stores_added',
     ...releaseHead(release),
-    status: release.aggregateStatus,
+    status: aggregateStatusOf(release),
     storeIds: queued.map((d) => d.storeId).sort((a, b) => a - b),
     storeStatuses: eventStoreStatuses(queued),
     skippedStoreIds: skipped.map((s) => ({ ...s, storeName: storeNameOf(s.storeId) })),
@@ -168,7 +177,7 @@ export async function emitTakedownCompleted(
   await emit(em, release, 'release.takedown_completed', {
     event: 'release.takedown_completed',
     ...releaseHead(release),
-    status: release.aggregateStatus,
+    status: aggregateStatusOf(release),
     scope: release.aggregateStatus === 'taken_down' ? 'full' : 'partial',
     storeIds: confirmed.map((d) => d.storeId).sort((a, b) => a - b),
     storeStatuses: eventStoreStatuses(confirmed),

@@ -3,7 +3,7 @@ import { findStore } from '../catalog/stores.ts';
 import type { Release } from '../releases/release.entity.ts';
 import { aggregateOf } from './aggregate-status.ts';
 import type { Delivery, DeliveryStatus } from './delivery.entity.ts';
-import { emitApproved, emitStatusChanged, emitTakedownCompleted } from './events.ts';
+import { aggregateStatusOf, emitApproved, emitStatusChanged, emitTakedownCompleted } from './events.ts';
 import { addError, addStep, hasStep, settleJob } from './job.ts';
 import { tracksOf } from './release-content.ts';
 import type { ReleaseJob } from './release-job.entity.ts';
@@ -85,7 +85,7 @@ export async function settle(
   now: Date,
 ): Promise<void> {
   if (moves.length === 0) return;
-  const previous = release.aggregateStatus ?? 'queued';
+  const previous = aggregateStatusOf(release);
   const next = aggregateOf(deliveries);
   release.aggregateStatus = next;
   if (job) {
