@@ -4,6 +4,7 @@ import { advanceRelease } from '../domains/delivery/advance-release.ts';
 import { type Clock, systemClock } from '../domains/delivery/clock.ts';
 import { resumeDeliveries } from '../domains/delivery/resume.ts';
 import { ADVANCE_QUEUE, type AdvanceJobData } from '../domains/delivery/schedule.ts';
+import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /** How often a running worker re-sends the wake-ups the rows call for (see `resumeDeliveries`). */
@@ -31,7 +32,7 @@ export async function startDeliveryRunner(deps: {
   const resumed = await resumeDeliveries(deps.em());
   if (resumed > 0) deps.logger.info({ releases: resumed }, 'delivery resumed');
   const resumer = setInterval(
-    () => resumeDeliveries(deps.em()).catch((err) => deps.logger.error({ err }, 'delivery resume')),
+    () => resumeDeliveries(deps.em()).catch((err) => reportFailure(deps.logger, err, 'delivery resume')),
     (deps.resumeEverySeconds ?? RESUME_EVERY_SECONDS) * 1000,
   );
   const handle = async (jobs: { id: string; data: AdvanceJobData }[]): Promise<JobResult[]> => {
@@ -41,7 +42,9 @@ export async function startDeliveryRunner(deps: {
         await advanceRelease(deps.em(), job.data.releaseId, clock, deps.stepSeconds);
         results.push({ id: job.id, status: 'completed' });
       } catch (err) {
-        deps.logger.error({ err, releaseId: job.data.releaseId }, 'delivery step failed (will retry)');
+        reportFailure(deps.logger, err, 'delivery step failed (will retry)', {
+          releaseId: job.data.releaseId,
+        });
         results.push({ id: job.id, status: 'failed', output: { message: (err as Error).message } });
       }
     }

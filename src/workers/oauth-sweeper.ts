@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sweepOAuth } from '../domains/oauth/sweep.ts';
 import { sweepEmailChallenges } from '../domains/verified-email/challenges.ts';
+import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 
 const EVERY_MS = 15 * 60 * 1000;
@@ -16,7 +17,7 @@ export function startOAuthSweeper(deps: { em: () => EntityManager; logger: Logge
         if (swept.models + swept.tokens + swept.signInEvents + challenges > 0)
           deps.logger.info({ ...swept, challenges }, 'swept expired OAuth rows');
       })
-      .catch((err) => deps.logger.error({ err }, 'OAuth sweep failed'));
+      .catch((err) => reportFailure(deps.logger, err, 'OAuth sweep failed'));
   void run();
   const timer = setInterval(run, EVERY_MS);
   timer.unref();

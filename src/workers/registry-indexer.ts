@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { indexLiveRelease, unindexedLiveReleases } from '../domains/delivery/index-live-release.ts';
+import { reportFailure } from '../platform/db/report-failure.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ObjectStorage } from '../platform/storage/object-storage.ts';
@@ -28,7 +29,7 @@ export function startRegistryIndexer(deps: {
         const tracks = await indexLiveRelease(deps.em(), deps.storage, releaseId);
         deps.logger.info({ releaseId, tracks }, 'release indexed in the registry');
       } catch (err) {
-        deps.logger.error({ err, releaseId }, 'registry indexing failed (the sweep retries)');
+        reportFailure(deps.logger, err, 'registry indexing failed (the sweep retries)', { releaseId });
       }
     }
   };
@@ -44,7 +45,7 @@ export function startRegistryIndexer(deps: {
         for (const id of ids) pending.add(id);
         kick();
       })
-      .catch((err) => deps.logger.error({ err }, 'registry sweep'));
+      .catch((err) => reportFailure(deps.logger, err, 'registry sweep'));
   const unsubscribe = deps.pubsub.subscribe((event) => {
     if (event.type !== 'release.approved' || !event.releaseId) return;
     pending.add(event.releaseId);

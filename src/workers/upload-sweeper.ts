@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sweepUploads } from '../domains/uploads/sessions/sweep-sessions.ts';
+import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';
 
@@ -19,7 +20,7 @@ export function startUploadSweeper(deps: {
       .then(({ expired }) => {
         if (expired > 0) deps.logger.info({ expired }, 'expired abandoned upload sessions');
       })
-      .catch((err) => deps.logger.error({ err }, 'upload sweep failed'));
+      .catch((err) => reportFailure(deps.logger, err, 'upload sweep failed'));
   void run();
   const timer = setInterval(run, EVERY_MS);
   timer.unref();

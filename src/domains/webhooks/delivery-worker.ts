@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { reportFailure } from '../../platform/db/report-failure.ts';
 import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
@@ -97,7 +98,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
       try {
         claimed = await claimDue(options.orm.em.fork(), now, room(), leaseUntil(now, timeoutSeconds));
       } catch (err) {
-        options.logger.error({ err }, 'webhook delivery worker');
+        reportFailure(options.logger, err, 'webhook delivery worker');
       }
       queued.add(claimed, now);
       fillSlots();
@@ -107,7 +108,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
     const unsent = queued.takeAll();
     if (unsent.length > 0) {
       await releaseClaims(options.orm.em.fork(), unsent, clock.now()).catch((err) =>
-        options.logger.error({ err }, 'webhook delivery worker: releasing claims'),
+        reportFailure(options.logger, err, 'webhook delivery worker: releasing claims'),
       );
     }
     while (inFlight > 0) {
@@ -139,7 +140,7 @@ function outcomeRecorder(options: DeliveryWorkerOptions, clock: Clock) {
         options.onRound?.({ ...result, claimed: batch.length });
       } catch (err) {
         // The rows stay leased and are sent again when the lease ends (at-least-once).
-        options.logger.error({ err }, 'webhook delivery outcomes');
+        reportFailure(options.logger, err, 'webhook delivery outcomes');
       }
     }
     recording = null;

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { reportFailure } from '../../platform/db/report-failure.ts';
 import type { PublishedEvent, PubSub } from '../../platform/events/pubsub.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
@@ -90,7 +91,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     if (stopped || running) return;
     running = run()
       .catch((err: unknown) => {
-        logger.error({ err }, 'webhook dispatcher');
+        reportFailure(logger, err, 'webhook dispatcher');
         // Everything queued is in the outbox: replay from the last handled event after a pause.
         queue.length = 0;
         needReplay = true;

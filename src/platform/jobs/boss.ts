@@ -1,4 +1,5 @@
 import { PgBoss } from 'pg-boss';
+import { reportFailure } from '../db/report-failure.ts';
 import type { Logger } from '../logger.ts';
 import { JOBS_SCHEMA } from './queue.ts';
 
@@ -24,7 +25,7 @@ export async function startJobs(deps: { url: string; logger: Logger; poolMax?: n
     useListenNotify: true,
     schedule: false,
   });
-  boss.on('error', (err) => deps.logger.error({ err }, 'jobs'));
+  boss.on('error', (err) => reportFailure(deps.logger, err, 'jobs'));
   boss.on('warning', (warning) => deps.logger.warn({ warning }, 'jobs'));
   await boss.start();
   return { boss, stop: () => boss.stop({ graceful: true, timeout: STOP_TIMEOUT_MS }) };
