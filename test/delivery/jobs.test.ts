@@ -94,7 +94,9 @@ describe('store delivery on pg-boss: the worker alone moves a release', () => {
       releaseId = await submit([301]);
       await new Promise((r) => setTimeout(r, 1500));
       expect(await statusesOf(orm(), releaseId)).toEqual({ 301: 'queued' });
-      expect((await jobsOf(orm(), releaseId)).filter((j) => j.state === 'created')).toHaveLength(1);
+      // One job waits for the store to come back (being worked at this instant, on a busy machine).
+      const waiting = (await jobsOf(orm(), releaseId)).filter((j) => ['created', 'active'].includes(j.state));
+      expect(waiting).toHaveLength(1);
     } finally {
       await setSandboxOffline(app().em(), false);
     }
