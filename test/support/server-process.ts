@@ -5,6 +5,10 @@ import { freePort } from '../../src/platform/free-port.ts';
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** What the process has written to stdout and stderr so far. */
+  log(): string;
+  /** Resolves with the exit code (null when a signal ended it) once its output is all read. */
+  exited: Promise<number | null>;
   /** SIGTERM and wait (a no-op once it has exited). */
   stop(): Promise<void>;
   kill9(): Promise<void>;
@@ -26,6 +30,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const exitCode = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -42,6 +47,8 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   return {
     url,
     child,
+    log: () => output,
+    exited: exitCode,
     stop: async () => {
       if (exited()) return;
       child.kill('SIGTERM');
