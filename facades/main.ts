@@ -25,6 +25,11 @@ try {
 }
 
 const logger = createLogger(config.LOG_LEVEL);
+
+/** The exit code of a stop that had to cut work at the end of its grace period (docs/scale.md). */
+const EXIT_GRACE_EXCEEDED = 3;
+/** Past the grace: how long closing the pools may take before the process exits regardless. */
+const CLOSE_AFTER_GRACE_MS = 5_000;
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
@@ -40,29 +45,74 @@ function stopOnStartError(error: unknown): never {
 
 // Signals are ours from the first moment: a Ctrl-C during start-up stops what has started so far, in
 // reverse order, the embedded PostgreSQL (in a session of its own, so the Ctrl-C did not reach it) last.
-const closers: { name: string; close: () => Promise<void> }[] = [];
+//
+// A stop (docs/scale.md, "Stopping"): the HTTP server takes no new connections at once; then each step
+// closes in reverse order, given the same deadline, SHUTDOWN_GRACE_SECONDS after the signal: background
+// work and requests in flight finish (or are cut at the deadline), and the services and the database
+// close last, once nothing uses them.
+interface Closer {
+  name: string;
+  /** Called at the signal (or as soon as the step has opened): stops taking new work. */
+  stopAccepting?: () => void;
+  /** Finishes the work in hand until the deadline (epoch ms); resolves with how much was cut. */
+  close: (deadline: number) => Promise<number | undefined>;
+}
+const closers: Closer[] = [];
+const accepting = new Set<Closer>();
 let opening: Promise<unknown> = Promise.resolve();
 let stopping = false;
+
+function stopAccepting(): void {
+  for (const closer of accepting) closer.stopAccepting?.();
+  accepting.clear();
+}
+
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 15_000);
+  const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+  const deadline = Date.now() + graceMs;
+  logger.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'shutting down');
+  // The last resort, for a close that hangs once the grace is over (a pool that never empties).
+  const force = setTimeout(() => {
+    logger.error({ afterSeconds: (graceMs + CLOSE_AFTER_GRACE_MS) / 1000 }, 'stopping hung: exiting');
+    process.exit(EXIT_GRACE_EXCEEDED);
+  }, graceMs + CLOSE_AFTER_GRACE_MS);
   force.unref();
+  stopAccepting();
   await opening;
-  for (const { name, close } of closers.reverse()) {
-    await close().catch((err) => logger.error({ err }, `stopping: ${name}`));
+  stopAccepting(); // the step that was opening at the signal
+  let cut = 0;
+  for (const { name, close } of [...closers].reverse()) {
+    cut += await close(deadline).then(
+      (count) => count ?? 0,
+      (err) => {
+        logger.error({ err }, `stopping: ${name}`);
+        return 0;
+      },
+    );
   }
-  logger.info('stopped');
-  process.exit(0);
+  logger.info({ cut }, 'stopped');
+  process.exit(cut > 0 ? EXIT_GRACE_EXCEEDED : 0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 /** One start step: what it opens is closed by a shutdown, even one that began while it was opening. */
-async function step<T>(name: string, open: () => Promise<T>, close: (value: T) => Promise<void>): Promise<T> {
+async function step<T>(
+  name: string,
+  open: () => Promise<T>,
+  close: (value: T, deadline: number) => Promise<number | undefined>,
+  stopAcceptingOf?: (value: T) => void,
+): Promise<T> {
   const opened = open().then((value) => {
-    closers.push({ name, close: () => close(value) });
+    const closer: Closer = {
+      name,
+      close: (deadline) => close(value, deadline),
+      stopAccepting: stopAcceptingOf && (() => stopAcceptingOf(value)),
+    };
+    closers.push(closer);
+    accepting.add(closer);
     return value;
   });
   opening = opened.catch(() => {});
@@ -74,12 +124,18 @@ async function step<T>(name: string, open: () => Promise<T>, close: (value: T) =
 const database = await step(
   'the database',
   () => connectDatabase(config, logger).catch(stopOnStartError),
-  (db) => db.close(),
+  async (db) => {
+    await db.close();
+    return 0;
+  },
 );
 const services = await step(
   'services',
   () => buildAppServices(config, database.orm, logger, version),
-  closeAppServices,
+  async (opened) => {
+    await closeAppServices(opened);
+    return 0;
+  },
 );
 const running = await step(
   'the HTTP server',
@@ -89,12 +145,26 @@ const running = await step(
       await database.close().catch(() => {});
       return stopOnStartError(error);
     }),
-  (server) => server.close(),
+  async (server, deadline) => {
+    const cut = await server.close(deadline);
+    if (cut.requests > 0 || cut.webSockets > 0) {
+      logger.warn(
+        { requests: cut.requests, webSockets: cut.webSockets, graceSeconds: config.SHUTDOWN_GRACE_SECONDS },
+        `grace period over: cut ${cut.requests} ${cut.requests === 1 ? 'request' : 'requests'} in flight`,
+      );
+    }
+    return cut.requests + cut.webSockets;
+  },
+  (server) => server.stopAccepting(),
 );
 await step(
   'background work',
   () => startBackgroundWork(services),
-  (stop) => stop(),
+  async (stop, deadline) => {
+    const cut = await stop(deadline);
+    if (cut > 0) logger.warn({ jobs: cut }, 'grace period over: background jobs handed back');
+    return cut;
+  },
 );
 logger.info(
   { url: running.url, database: database.mode, publicUrl: config.PUBLIC_URL },

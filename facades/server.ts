@@ -11,6 +11,7 @@ import express, {
 import type { AppServices } from '../schema/services.ts';
 import { UNKNOWN_OPERATION } from '../src/platform/metrics/index.ts';
 import { runWithRequestId } from '../src/platform/request-scope.ts';
+import { drainRequests } from './drain.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
@@ -121,10 +122,22 @@ export function createHttpServer(app: AppServices): Server {
   return table.createServer(createApp(app, table));
 }
 
+/** What a stop cut at its deadline: requests without their answer, WebSocket clients closed hard. */
+export interface Cut {
+  requests: number;
+  webSockets: number;
+}
+
 export interface RunningServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Takes no more connections from now on: idle keep-alive connections close, every answer still to
+   * come closes its connection, and WebSocket clients are asked to go (1001).
+   */
+  stopAccepting(): void;
+  /** Lets the requests in flight finish until `deadline` (epoch ms); what is left then is cut. */
+  close(deadline: number): Promise<Cut>;
 }
 
 export async function startServer(app: AppServices, port: number, host: string): Promise<RunningServer> {
@@ -134,17 +147,24 @@ export async function startServer(app: AppServices, port: number, host: string):
     server.listen(port, host, () => resolve());
   });
   // Attached once listening: a listen failure is the caller's to report, not the WebSocket server's.
-  const wss = attachGraphQLWebSocket(app, server);
+  const webSocket = attachGraphQLWebSocket(app, server);
+  const requests = drainRequests(server);
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
-    close: async () => {
-      for (const client of wss.clients) client.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    stopAccepting: () => {
+      requests.begin();
+      webSocket.begin();
+    },
+    close: async (deadline) => {
+      // Together: the server's close waits for the upgraded WebSocket connections as well.
+      const [cutRequests, cutSockets] = await Promise.all([
+        requests.finish(deadline),
+        webSocket.finish(deadline),
+      ]);
+      return { requests: cutRequests, webSockets: cutSockets };
     },
   };
 }

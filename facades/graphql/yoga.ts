@@ -152,11 +152,19 @@ function connectionToken(params: Readonly<Record<string, unknown>> | undefined):
   return bearerToken(typeof raw === 'string' && !/^Bearer\s/i.test(raw) ? `Bearer ${raw}` : String(raw));
 }
 
+/** The GraphQL WebSocket endpoint's side of a stop. */
+export interface GraphQLWebSocket {
+  /** Refuses new connections and sends every client the close 1001 "Going away" (it reconnects elsewhere). */
+  begin(): void;
+  /** Resolves once every client has closed, cutting those still open at `deadline`; how many were cut. */
+  finish(deadline: number): Promise<number>;
+}
+
 /**
  * graphql-ws on the same HTTP server and path. A bad token closes the connection (4403); the token is
  * checked again for every operation, so a revocation takes effect on the next one.
  */
-export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSocketServer {
+export function attachGraphQLWebSocket(app: AppServices, server: Server): GraphQLWebSocket {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const normalise = (errors: readonly GraphQLError[]) => errors.map((e) => normaliseError(e, app.logger));
   const fanOut = createFanOut(normalise);
@@ -165,7 +173,7 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
     for (const error of errors) countGraphQLError(app, error);
     return errors;
   };
-  useServer<Record<string, unknown> | undefined>(
+  const endpoint = useServer<Record<string, unknown> | undefined>(
     {
       schema: getSchema(),
       parse: limitedParse,
@@ -214,5 +222,25 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): WebSoc
     },
     wss,
   );
-  return wss;
+  let closing: Promise<void> | null = null;
+  return {
+    begin() {
+      closing ??= Promise.resolve()
+        .then(() => endpoint.dispose())
+        .catch(() => {});
+    },
+    async finish(deadline) {
+      this.begin();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      await Promise.race([closing, late]);
+      clearTimeout(timer);
+      const cut = wss.clients.size;
+      for (const client of wss.clients) client.terminate();
+      await closing;
+      return cut;
+    },
+  };
 }

@@ -29,6 +29,7 @@ const configSchema = z
     GRAPHQL_BATCH_LOADS: bool.default(true),
     OUTBOUND_ALLOW_PRIVATE: bool.default(false),
     OUTBOUND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
     STORAGE_SIGNING_SECRET: z.string().min(32).optional(),
     S3_BUCKET: z.string().min(3).optional(),

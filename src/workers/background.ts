@@ -39,12 +39,22 @@ export interface BackgroundDeps {
   metrics: Metrics;
 }
 
+/** Stops the background work; resolves with how many jobs and deliveries were cut at the deadline. */
+export type StopBackgroundWork = (deadline?: number) => Promise<number>;
+
+/** How long running work gets to finish when the stop names no deadline. */
+const DEFAULT_STOP_GRACE_MS = 10_000;
+
 /**
  * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
  * and the store-delivery and daily streams-ingestion and auto-reload jobs it works, the webhook dispatcher and delivery worker, and the upload
  * sweeper, and the registry indexer (tracks of releases that go live). Each is safe to run on many instances at once. Returns a function that stops them all.
+ *
+ * The stop takes no new work anywhere at once, then lets the work running finish until the deadline:
+ * pg-boss jobs still running then are failed back to their queue, webhook sends still in flight have
+ * their rows made due again (both picked up later by any process).
  */
-export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => Promise<void>> {
+export async function startBackgroundWork(deps: BackgroundDeps): Promise<StopBackgroundWork> {
   const em = () => deps.orm.em.fork();
   await deps.relay.start();
   const stopSweeper = startUploadSweeper({ em, scratch: deps.scratch, logger: deps.logger });
@@ -98,21 +108,21 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<() => P
     onRound: (result) => deps.metrics.countWebhookAttempts(result),
   });
   const removeGauges = addBackgroundGauges(deps, jobs.boss);
-  return async () => {
+  return async (deadline = Date.now() + DEFAULT_STOP_GRACE_MS) => {
     for (const remove of removeGauges) remove();
     stopSweeper();
     stopOAuthSweeper();
-    await Promise.all([
-      stopDeliveries(),
-      stopAnalytics(),
-      stopReloads(),
-      stopMail(),
+    // pg-boss's stop first: it bounds every worker's wait by the deadline, which the runners' own
+    // stops (waiting on their queue's worker) do not; by their turn the workers are gone.
+    const [jobsCut, deliveriesCut] = await Promise.all([
+      jobs.stop(deadline - Date.now()),
+      stopWebhookWorker(deadline),
       dispatcher.stop(),
-      stopWebhookWorker(),
       stopIndexer(),
     ]);
-    await jobs.stop();
+    await Promise.all([stopDeliveries(), stopAnalytics(), stopReloads(), stopMail()]);
     await deps.relay.stop();
+    return jobsCut + deliveriesCut;
   };
 }
 

@@ -159,7 +159,7 @@ describe('the database restarts under load', () => {
     expect(prober.seen.filter(isUnavailable).length).toBeGreaterThan(0);
     expect(server.child.exitCode).toBeNull();
     // The outages are logged as such, once each way; no worker logged them as errors of its own.
-    const log = server.output().split('\n');
+    const log = server.log().split('\n');
     expect(log.filter((line) => line.includes('"msg":"the database unreachable')).length).toBe(2);
     expect(log.filter((line) => line.includes('"msg":"the database back')).length).toBe(2);
     expect(log.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);

@@ -171,9 +171,9 @@ describe('Redis goes away under load', () => {
 
     // One line when Redis went away and one when it came back, per process, however many requests.
     for (const server of [a, b]) {
-      expect(lines(server.output(), 'Redis unreachable')).toBe(1);
-      expect(lines(server.output(), 'Redis back')).toBe(1);
-      expect(server.output()).not.toMatch(/"level":(50|60)|uncaught exception|unhandled rejection/);
+      expect(lines(server.log(), 'Redis unreachable')).toBe(1);
+      expect(lines(server.log(), 'Redis back')).toBe(1);
+      expect(server.log()).not.toMatch(/"level":(50|60)|uncaught exception|unhandled rejection/);
     }
   }, 180_000);
 });

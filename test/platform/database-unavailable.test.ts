@@ -44,7 +44,11 @@ describe('what counts as the database being away', () => {
 
   it('answers 503 unavailable_error with a retry delay that says what to do', () => {
     const error = databaseUnavailable(withCode('ECONNREFUSED'));
-    expect(error).toMatchObject({ type: 'unavailable_error', code: 'database_unavailable', retryAfterSeconds: 5 });
+    expect(error).toMatchObject({
+      type: 'unavailable_error',
+      code: 'database_unavailable',
+      retryAfterSeconds: 5,
+    });
     expect(error?.message).toMatch(/retry in 5 seconds/);
   });
 });

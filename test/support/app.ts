@@ -73,7 +73,7 @@ export async function startTestApp(
     em: () => orm.em.fork(),
     close: async () => {
       await stopBackground?.();
-      await running.close();
+      await running.close(Date.now()); // tests cut what is left at once
       await closeAppServices(services);
       await orm.close();
       await database.drop();

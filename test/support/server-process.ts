@@ -5,8 +5,10 @@ import { freePort } from '../../src/platform/free-port.ts';
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
-  /** What it has printed so far (its JSON log lines; the first 4 MB). */
-  output(): string;
+  /** What the process has written to stdout and stderr so far (its JSON log lines; the first 4 MB). */
+  log(): string;
+  /** Resolves with the exit code (null when a signal ended it) once its output is all read. */
+  exited: Promise<number | null>;
   /** SIGTERM and wait (a no-op once it has exited). */
   stop(): Promise<void>;
   kill9(): Promise<void>;
@@ -33,18 +35,19 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  const exitCode = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const onData = () => {
+    child.stdout!.on('data', () => {
       if (output.includes('Tributary is serving')) resolve();
-    };
-    child.stdout!.on('data', onData);
+    });
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
   });
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     url,
     child,
-    output: () => output,
+    log: () => output,
+    exited: exitCode,
     stop: async () => {
       if (exited()) return;
       child.kill('SIGTERM');

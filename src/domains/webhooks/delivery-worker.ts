@@ -40,8 +40,13 @@ export interface DeliveryWorkerOptions {
  * PostgreSQL; large claims keep PostgreSQL's cost per delivery low (most of a claim's cost is per
  * statement). Polls at most 250 ms apart when idle. Any number of workers may run, in any number of
  * processes.
+ *
+ * The function returned stops it: no more claims, the rows claimed but not sent made due again, the
+ * sends in flight finished and recorded. Sends still in flight at the optional `deadline` (epoch ms)
+ * are given up: their rows are made due again too (sent again later, at least once as always) and
+ * their outcomes, should they come, are not recorded. Resolves with how many were given up.
  */
-export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promise<void> {
+export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?: number) => Promise<number> {
   const clock = options.clock ?? systemClock;
   const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
   const timeoutSeconds = options.timeoutSeconds ?? 30;
@@ -54,7 +59,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
   /** Claimed rows at most, in flight or queued. */
   const held = 3 * concurrency;
   let stopped = false;
+  let stopDeadline = Number.POSITIVE_INFINITY;
+  let givenUp = false;
   let inFlight = 0;
+  const sending = new Set<ClaimedDelivery>();
   const queued = new ClaimQueue();
   let slotFreed: (() => void) | null = null;
 
@@ -65,11 +73,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
       const row = queued.next(clock.now());
       if (!row) return;
       inFlight++;
+      sending.add(row);
       // sendDelivery answers every failure as an outcome; a rejection all the same is recorded as a
       // failed attempt too, so the slot is always given back.
       void sendDelivery(row, sendDeps)
         .catch((error: unknown) => failedOutcome(error, 0))
         .then((outcome) => {
+          if (givenUp) return;
+          sending.delete(row);
           inFlight--;
           recorder.add({ row, outcome });
           fillSlots();
@@ -111,19 +122,39 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): () => Promi
         reportFailure(options.logger, err, 'webhook delivery worker: releasing claims'),
       );
     }
-    while (inFlight > 0) {
+    let pastDeadline = false;
+    const late = Number.isFinite(stopDeadline)
+      ? setTimeout(
+          () => {
+            pastDeadline = true;
+            slotFreed?.();
+          },
+          Math.max(0, stopDeadline - Date.now()),
+        )
+      : undefined;
+    while (inFlight > 0 && !pastDeadline) {
       await new Promise<void>((resolve) => {
         slotFreed = resolve;
       });
     }
+    clearTimeout(late);
+    const abandoned = [...sending];
+    if (abandoned.length > 0) {
+      givenUp = true;
+      await releaseClaims(options.orm.em.fork(), abandoned, clock.now()).catch((err) =>
+        options.logger.error({ err }, 'webhook delivery worker: releasing claims'),
+      );
+    }
     await recorder.drain();
+    return abandoned.length;
   };
   const running = loop();
-  return async () => {
+  return async (deadline = Number.POSITIVE_INFINITY) => {
+    stopDeadline = deadline;
     stopped = true;
     wakeup.wake();
     slotFreed?.();
-    await running;
+    return running;
   };
 }
 
