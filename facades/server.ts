@@ -72,7 +72,8 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   http.disable('x-powered-by');
   // API answers are not revalidated with ETags (drafts use revision numbers); hashing every body costs.
   http.set('etag', false);
-  http.set('trust proxy', 'loopback');
+  // X-Forwarded-* is read only from these peers (TRUST_PROXY); the authorization server follows the same rule.
+  http.set('trust proxy', app.config.TRUST_PROXY);
   // Read by the REST 401 challenge: an agent starts its OAuth discovery from it.
   http.locals.resourceMetadata = resourceMetadataUrl(app.config);
   http.use(requestIds);

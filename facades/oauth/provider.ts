@@ -9,6 +9,7 @@ import {
 import type { AppServices } from '../../schema/services.ts';
 import { asFetch } from '../../src/platform/http/as-fetch.ts';
 import { renderProviderError } from './pages/error-page.ts';
+import { pinRequestView } from './request-view.ts';
 
 /** The authorization server's endpoints: each under /oauth, handed to oidc-provider and nothing else. */
 export const OAUTH_ROUTES = {
@@ -127,8 +128,13 @@ export function createProvider(app: AppServices, keys: OAuthKeys): Provider {
   };
 
   const provider = new Provider(config.PUBLIC_URL, configuration);
-  // Behind a TLS-terminating proxy the request is plain HTTP; trust its X-Forwarded-Proto for cookies.
-  provider.proxy = secure;
+  pinRequestView(provider, config.PUBLIC_URL);
+  provider.use(async (ctx, next) => {
+    await next();
+    // The same for every caller (built from PUBLIC_URL), so a shared cache may keep it a while.
+    if (ctx.oidc?.route === 'discovery' && ctx.status === 200)
+      ctx.set('Cache-Control', 'public, max-age=300');
+  });
   provider.on('server_error', (_ctx, err) => app.logger.error({ err }, 'authorization server error'));
   return provider;
 }
