@@ -26,6 +26,7 @@ import { RouteTable } from './route-table.ts';
 import { AGENT_MOUNT, createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
+import { NOSNIFF } from './security-headers.ts';
 import { createWebRoutes } from './web/index.ts';
 import { createOutboxRoutes } from './web/outbox.ts';
 import { createPaymentRoutes, PAYMENT_PATH_PREFIXES } from './web/payments.ts';
@@ -38,6 +39,7 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
   res.locals.requestId = requestId;
   markArrival(res);
   res.setHeader('X-Request-Id', requestId);
+  res.setHeader(NOSNIFF.name, NOSNIFF.value);
   runWithRequestId(requestId, next);
 }
 
