@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ClientInfo } from '../schema/context.ts';
 
-/** The caller as an HTTP request shows it (express's `req.ip` trusts only a loopback proxy). */
+/** The caller as an HTTP request shows it (`req.ip` believes X-Forwarded-For only from TRUST_PROXY's proxies). */
 export function clientInfo(req: Request): ClientInfo {
   return {
     ip: req.ip ?? 'unknown',

@@ -27,6 +27,7 @@ import { RouteTable } from './route-table.ts';
 import { AGENT_MOUNT, createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
+import { NOSNIFF } from './security-headers.ts';
 import { createWebRoutes } from './web/index.ts';
 import { createOutboxRoutes } from './web/outbox.ts';
 import { createPaymentRoutes, PAYMENT_PATH_PREFIXES } from './web/payments.ts';
@@ -39,6 +40,7 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
   res.locals.requestId = requestId;
   markArrival(res);
   res.setHeader('X-Request-Id', requestId);
+  res.setHeader(NOSNIFF.name, NOSNIFF.value);
   runWithRequestId(requestId, next);
 }
 
@@ -73,7 +75,8 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   http.disable('x-powered-by');
   // API answers are not revalidated with ETags (drafts use revision numbers); hashing every body costs.
   http.set('etag', false);
-  http.set('trust proxy', 'loopback');
+  // X-Forwarded-* is read only from these peers (TRUST_PROXY); the authorization server follows the same rule.
+  http.set('trust proxy', app.config.TRUST_PROXY);
   // Read by the REST 401 challenge: an agent starts its OAuth discovery from it.
   http.locals.resourceMetadata = resourceMetadataUrl(app.config);
   http.use(requestIds);

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Request, Response } from 'express';
 import { type DocumentNode, type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
@@ -19,18 +18,20 @@ import { observeRequest } from '../metrics.ts';
 import { isErrorType } from '../rest/errors.ts';
 import { useCompiledRepeats } from './compiled-repeats.ts';
 import { createFanOut } from './fan-out.ts';
+import { graphiql } from './graphiql.ts';
 import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
 
 /** What express hands yoga with each request: the request itself, for the caller's address. */
 type ServerContext = { req?: Request };
 
 export function createGraphQLHandler(app: AppServices): YogaServerInstance<ServerContext, Context> {
+  const page = graphiql();
   return createYoga<ServerContext, Context>({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
-    graphiql: app.config.GRAPHIQL ? { subscriptionsProtocol: 'WS', title: 'Tributary GraphiQL' } : false,
+    graphiql: app.config.GRAPHIQL ? page.options : false,
     // GraphiQL's script and styles come from an npm package, inlined in the page: nothing leaves the machine.
-    renderGraphiQL,
+    renderGraphiQL: page.render,
     landingPage: false,
     logging: false,
     context: async ({ request, req }) => {
@@ -58,7 +59,7 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Serve
         });
       }
     },
-    plugins: [...queryLimitPlugins(), useInputGuard(app), useMetrics(app), useCompiledRepeats()],
+    plugins: [...queryLimitPlugins(), useInputGuard(app), useMetrics(app), useCompiledRepeats(), page.plugin],
     maskedErrors: {
       maskError: (error) => normaliseError(error as Error, app.logger),
     },

@@ -8,7 +8,10 @@ import {
 } from '../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { asFetch } from '../../src/platform/http/as-fetch.ts';
+import { inlineScriptHashes, PAGE_POLICY, pageHeaders } from '../security-headers.ts';
 import { renderProviderError } from './pages/error-page.ts';
+import { logoutSource, postLogoutSuccessSource } from './pages/logout-pages.ts';
+import { pinRequestView } from './request-view.ts';
 
 /** The authorization server's endpoints: each under /oauth, handed to oidc-provider and nothing else. */
 export const OAUTH_ROUTES = {
@@ -99,6 +102,7 @@ export function createProvider(app: AppServices, keys: OAuthKeys): Provider {
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       // Clients may use an https URL as their client_id (CIMD): the document is fetched through the
       // SSRF-guarded client (OUTBOUND_ALLOW_PRIVATE decides about private addresses), cached 5 min to 1 day.
       clientIdMetadataDocument: {
@@ -127,8 +131,22 @@ export function createProvider(app: AppServices, keys: OAuthKeys): Provider {
   };
 
   const provider = new Provider(config.PUBLIC_URL, configuration);
-  // Behind a TLS-terminating proxy the request is plain HTTP; trust its X-Forwarded-Proto for cookies.
-  provider.proxy = secure;
+  pinRequestView(provider, config.PUBLIC_URL);
+  provider.use(async (ctx, next) => {
+    await next();
+    // The same for every caller (built from PUBLIC_URL), so a shared cache may keep it a while.
+    if (ctx.oidc?.route === 'discovery' && ctx.status === 200)
+      ctx.set('Cache-Control', 'public, max-age=300');
+    // Its HTML (the error page, form_post, sign-out) gets our pages' headers; form_post's one inline
+    // script runs by its hash.
+    if (ctx.response.is('html') && typeof ctx.body === 'string') {
+      const scripts = inlineScriptHashes(ctx.body);
+      ctx.set(
+        pageHeaders(scripts.length > 0 ? `${PAGE_POLICY}; script-src ${scripts.join(' ')}` : PAGE_POLICY),
+      );
+      ctx.set('Cache-Control', 'no-store');
+    }
+  });
   provider.on('server_error', (_ctx, err) => app.logger.error({ err }, 'authorization server error'));
   return provider;
 }

@@ -1,6 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
 import { baseUrl } from '../../src/platform/config.ts';
+import { pageHeaders } from '../security-headers.ts';
 import { DISCOVERY_OPERATIONS } from './openapi/discovery-operations.ts';
 import { API_DESCRIPTION, API_TITLE, API_VERSION, buildOpenApiDocument } from './openapi/document.ts';
 import { renderApiReference } from './openapi/html.ts';
@@ -109,9 +110,9 @@ export function createDiscoveryRoutes(app: AppServices, routes: readonly RestRou
     .get((_req, res) => {
       const entry = current();
       entry.html ??= renderApiReference(entry.document);
-      res.setHeader(
-        'Content-Security-Policy',
-        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'",
+      // The reference styles itself inline; nothing else runs or loads.
+      res.set(
+        pageHeaders("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"),
       );
       res.type('html').send(entry.html);
     })

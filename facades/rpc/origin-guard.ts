@@ -22,6 +22,21 @@ function parseHostHeader(value: string, defaultPort: string): string | null {
 }
 
 /**
+ * Whether a `Host` header names PUBLIC_URL or an origin of MCP_ALLOWED_ORIGINS (loopback names count as
+ * one host, the port must match): what a page that rebinds its own name to this server cannot send.
+ */
+export function allowedHost(config: Pick<AppConfig, 'PUBLIC_URL' | 'MCP_ALLOWED_ORIGINS'>) {
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const allowed = [publicUrl, ...config.MCP_ALLOWED_ORIGINS.map((origin) => new URL(origin))];
+  const hosts = new Set(allowed.map(hostOfUrl));
+  const defaultPort = publicUrl.protocol === 'https:' ? '443' : '80';
+  return (host: string): boolean => {
+    const canonical = parseHostHeader(host, defaultPort);
+    return canonical !== null && hosts.has(canonical);
+  };
+}
+
+/**
  * DNS-rebinding protection for /api/mcp: a web page that makes evil.example resolve to this server
  * sends `Host: evil.example` and `Origin: http://evil.example`. Both must name PUBLIC_URL (loopback
  * names count as one) or an origin of MCP_ALLOWED_ORIGINS; a request without Origin (an agent, not a
@@ -31,18 +46,14 @@ export function originGuard(config: Pick<AppConfig, 'PUBLIC_URL' | 'MCP_ALLOWED_
   const publicUrl = new URL(config.PUBLIC_URL);
   const allowed = [publicUrl, ...config.MCP_ALLOWED_ORIGINS.map((origin) => new URL(origin))];
   const origins = new Set(allowed.map((url) => `${url.protocol}//${hostOfUrl(url)}`));
-  const hosts = new Set(allowed.map(hostOfUrl));
-  const defaultPort = publicUrl.protocol === 'https:' ? '443' : '80';
+  const hostAllowed = allowedHost(config);
 
   const refusal = (origin: string | undefined, host: string | undefined): string | null => {
     if (origin !== undefined) {
       const parsed = URL.canParse(origin) ? new URL(origin) : null;
       if (!parsed || !origins.has(`${parsed.protocol}//${hostOfUrl(parsed)}`)) return `Origin ${origin}`;
     }
-    if (host) {
-      const canonical = parseHostHeader(host, defaultPort);
-      if (!canonical || !hosts.has(canonical)) return `Host ${host}`;
-    }
+    if (host && !hostAllowed(host)) return `Host ${host}`;
     return null;
   };
   // The verdict per (Origin, Host) pair, so that an agent's every call does not parse the same URLs

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { type Request, type Response, Router } from 'express';
 import { outboxPageEnabled, readOutbox } from '../../schema/partners/outbox.ts';
 import type { AppServices } from '../../schema/services.ts';
+import { allowedHost } from '../rpc/origin-guard.ts';
 import { html } from './pages/html.ts';
 import { sendPage } from './pages/layout.ts';
 
@@ -16,12 +17,16 @@ export function isLoopbackAddress(ip: string | undefined): boolean {
  * GET /dev/outbox: the embedded outbox's newest 50 mails (plain-text bodies), for local development.
  * Absent (404) in production, when mail goes out over SMTP, and for any caller not on this machine:
  * the page shows every mailed code, so a server started without NODE_ENV=production must not hand
- * them to the network (behind a loopback proxy, `req.ip` is the forwarded client).
+ * them to the network (behind a trusted proxy, `req.ip` is the forwarded client). A browser on this
+ * machine can be made to ask too, by a page whose name is rebound to 127.0.0.1 (DNS rebinding): its
+ * requests carry that name as Host, so the Host must be PUBLIC_URL's, as /api/mcp's guard requires.
  */
 export function createOutboxRoutes(app: AppServices): Router {
   const router = Router();
+  const hostAllowed = allowedHost(app.config);
   router.get('/dev/outbox', async (req: Request, res: Response, next) => {
     if (!outboxPageEnabled(app) || !isLoopbackAddress(req.ip)) return next();
+    if (!req.host || !hostAllowed(req.host)) return next();
     const mails = await readOutbox(app);
     const rows = mails.map(
       (mail) => html`<article>

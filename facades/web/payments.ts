@@ -4,6 +4,7 @@ import { prepareOperation, runOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { envelopeFrom, sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
+import { pageHeaders } from '../security-headers.ts';
 import {
   checkoutCompletePage,
   embeddedPage,
@@ -119,9 +120,12 @@ export function createPaymentRoutes(app: AppServices): Router {
 
 function page(res: Response, html: string): void {
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'",
+  // The embedded checkout frames the checkout page, so our own origin may frame these pages.
+  res.set(
+    pageHeaders(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-src 'self'; base-uri 'none'; frame-ancestors 'self'",
+      'SAMEORIGIN',
+    ),
   );
   res.type('html').send(html);
 }

@@ -81,7 +81,8 @@ builder.mutationField('createCreditCheckout', (t) =>
       uiMode: t.arg({ type: CheckoutUiModeEnum, required: false, defaultValue: 'embedded' }),
       successPath: t.arg.string({
         required: false,
-        description: 'Where the payer returns: a path on this service, or an https URL on its host.',
+        description:
+          'Where the payer returns: a path on this service, or an absolute URL on its origin (scheme, host and port).',
         validate: { maxLength: 2000 },
       }),
       provenance: t.arg.string({

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AudioAnalysis } from '../../src/domains/audio/audio-analysis.entity.ts';
 import { RegistryRecording } from '../../src/domains/audio/registry/registry-recording.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
 import { useTestApp } from '../support/app.ts';
@@ -81,6 +82,27 @@ describe('registry match (ACR check)', () => {
     });
     expect(found.body.bestMatch.queryMatchPercentage).toBeGreaterThan(10);
     expect((await acr(someone.token, excerpt)).body).toEqual({ ...found.body, cached: true });
+    // The artist's store links carry their release id: someone else sees none of them.
+    const recording = await app().em().findOneOrFail(RegistryRecording, { releaseId });
+    expect(recording.dspLinks.length).toBeGreaterThan(0);
+    expect(JSON.stringify(recording.dspLinks)).toContain(releaseId);
+    expect(found.body.bestMatch.dspLinks).toEqual([]);
+    expect(JSON.stringify(found.body)).not.toContain(releaseId);
+    // A result stored before links were withheld is not served from the cache: it is checked again.
+    const stored = await app()
+      .em()
+      .findOneOrFail(AudioAnalysis, {
+        kind: 'registry_match',
+        file: { name: path.basename(new URL(excerpt, app().url).pathname) },
+      });
+    const { resultFormat: _, ...older } = stored.result as Record<string, unknown>;
+    const olderMatch = { ...(older.bestMatch as Record<string, unknown>), dspLinks: recording.dspLinks };
+    await app()
+      .em()
+      .nativeUpdate(AudioAnalysis, { id: stored.id }, { result: { ...older, bestMatch: olderMatch } });
+    const rechecked = await acr(someone.token, excerpt);
+    expect(rechecked.body).toMatchObject({ cached: false, bestMatch: { dspLinks: [], releaseId: null } });
+    expect(JSON.stringify(rechecked.body)).not.toContain(releaseId);
 
     const strangerFile = path.join(dir, 'stranger.wav');
     await writeWav(strangerFile, musicLike(977, 12));
@@ -99,7 +121,7 @@ describe('registry match (ACR check)', () => {
     });
     expect(JSON.parse(tool.body.result.content[0].text)).toMatchObject({
       matched: true,
-      bestMatch: { ownRelease: true, releaseId, isrc: track.isrc },
+      bestMatch: { ownRelease: true, releaseId, isrc: track.isrc, dspLinks: recording.dspLinks },
     });
     expect((await acr(artist.token, excerpt)).status).toBe(404);
   });

@@ -11,11 +11,15 @@ const app = useTestApp({ GRAPHIQL: 'true' });
 const browser = useChromium();
 
 describe('GraphiQL at /graphql', () => {
-  it('loads offline and runs { me { email } } from the page', async () => {
+  it('loads offline and runs { me { email } } from the page, under its security headers and nothing refused', async () => {
     const account = await accountWithToken(app().em());
     const page = await browser().newPage();
     const origin = new URL(app().url).origin;
     const elsewhere: string[] = [];
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     page.on('request', (req) => {
       const url = new URL(req.url());
       if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:')
@@ -30,7 +34,18 @@ describe('GraphiQL at /graphql', () => {
         : route.continue(),
     );
     const query = encodeURIComponent('{ me { email } }');
-    await page.goto(`${app().url}/graphql?query=${query}`, { waitUntil: 'load', timeout: 30_000 });
+    const loaded = await page.goto(`${app().url}/graphql?query=${query}`, {
+      waitUntil: 'load',
+      timeout: 30_000,
+    });
+    const headers = loaded?.headers() ?? {};
+    expect(headers['content-security-policy']).toMatch(/default-src 'none'.*script-src 'sha256-[^']+'/);
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers).toMatchObject({
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
     const run = page.locator('.graphiql-execute-button');
     await run.waitFor({ timeout: 20_000 });
     await run.click();
@@ -38,6 +53,7 @@ describe('GraphiQL at /graphql', () => {
       .poll(async () => (await page.locator('.graphiql-response').textContent()) ?? '', { timeout: 15_000 })
       .toContain(account.email);
     expect(elsewhere).toEqual([]);
+    expect(refused).toEqual([]);
     await page.close();
   }, 90_000);
 });

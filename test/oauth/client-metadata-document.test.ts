@@ -6,6 +6,9 @@ import { startHttpsReceiver } from '../support/https-receiver.ts';
 import { accountWithPassword, redeemCode, signInAndApprove } from '../support/oauth.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/cimd-callback';
+/** A client ID that redirects to a document naming it: valid only if the redirect were followed. */
+const MOVED = '/agents/moved.json';
+const MOVED_TO = '/agents/moved-to.json';
 
 /**
  * A client registered by URL (client ID metadata document): the authorization server fetches the
@@ -18,11 +21,14 @@ describe('clients identified by a metadata document URL (CIMD)', () => {
 
   beforeAll(async () => {
     documents = await startHttpsReceiver(
-      () => 200,
-      () => ({ 'content-type': 'application/json', 'cache-control': 'max-age=600' }),
-      () =>
+      (pathname) => (pathname === MOVED ? 302 : 200),
+      (pathname): Record<string, string> =>
+        pathname === MOVED
+          ? { location: documents.url(MOVED_TO) }
+          : { 'content-type': 'application/json', 'cache-control': 'max-age=600' },
+      (pathname) =>
         JSON.stringify({
-          client_id: clientId,
+          client_id: pathname === MOVED_TO ? documents.url(MOVED) : clientId,
           client_name: 'Metadata Agent',
           redirect_uris: [REDIRECT],
           grant_types: ['authorization_code', 'refresh_token'],
@@ -34,12 +40,12 @@ describe('clients identified by a metadata document URL (CIMD)', () => {
   });
   afterAll(() => documents.close());
 
-  const flow = async (app: TestApp, email: string) => {
+  const flow = async (app: TestApp, email: string, id = clientId) => {
     const account = await accountWithPassword(app.em(), email);
     const verifier = randomBytes(32).toString('base64url');
     const authorize = `${app.url}/oauth/authorize?${new URLSearchParams({
       response_type: 'code',
-      client_id: clientId,
+      client_id: id,
       redirect_uri: REDIRECT,
       scope: 'svc:mcp',
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
@@ -70,6 +76,15 @@ describe('clients identified by a metadata document URL (CIMD)', () => {
       expect(body.refresh_token).toBeTruthy();
       const me = await request(app.url, 'GET', '/v1/me', { token: body.access_token });
       expect(me.body.profile.email).toBe('cimd@example.com');
+    });
+
+    it('does not follow a redirect from the client ID URL: the 3xx is the answer, and it is refused', async () => {
+      const { redirect, last } = await flow(app, 'cimd.moved@example.com', documents.url(MOVED));
+      expect(redirect).toBeNull();
+      expect(last.status).toBe(400);
+      expect(last.body).toContain('invalid_client');
+      expect(documents.hits.some((hit) => hit.path === MOVED)).toBe(true);
+      expect(documents.hits.some((hit) => hit.path === MOVED_TO)).toBe(false);
     });
   });
 

@@ -5,6 +5,7 @@ import { outboxPageEnabled } from '../../schema/partners/outbox.ts';
 import { useTestApp } from '../support/app.ts';
 import { request } from '../support/http.ts';
 import { accountWithPassword } from '../support/oauth.ts';
+import { rawRequest } from '../support/raw-http.ts';
 import { waitFor } from '../support/wait.ts';
 
 const run = promisify(execFile);
@@ -47,6 +48,22 @@ describe('the embedded outbox (no SMTP_URL)', () => {
     });
     expect(remote.status).toBe(404);
     expect(String(remote.body)).not.toContain('is your Tributary code');
+  });
+
+  it("is not shown to a page whose name was rebound to this machine: the Host must be PUBLIC_URL's", async () => {
+    const port = new URL(app().url).port;
+    for (const host of [
+      `evil.example:${port}`,
+      `127.0.0.1:${Number(port) + 1}`,
+      `127.0.0.1.evil.example:${port}`,
+    ]) {
+      const rebound = await rawRequest(app().url, '/dev/outbox', { headers: { host } });
+      expect(rebound.status, host).toBe(404);
+      expect(rebound.body).not.toContain('Outbox (development)');
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await rawRequest(app().url, '/dev/outbox', { headers: { host } })).status, host).toBe(200);
+    }
   });
 
   it('is never shown in production', () => {

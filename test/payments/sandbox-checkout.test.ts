@@ -101,6 +101,8 @@ describe('POST /v1/credits/checkout (sandbox)', () => {
       [{ credits: 5, success_path: '//evil.example/x' }, 'success_path'],
       [{ credits: 5, success_path: 'javascript:alert(1)' }, 'success_path'],
       [{ credits: 5, success_path: '/\\evil.example' }, 'success_path'],
+      // PUBLIC_URL's host on another port is another service.
+      [{ credits: 5, success_path: 'https://127.0.0.1:1/x' }, 'success_path'],
     ] as const) {
       const res = await checkout(account.token, body);
       expect(res.status, JSON.stringify(body)).toBe(400);

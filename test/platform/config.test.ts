@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../../src/platform/config.ts';
 
@@ -33,6 +34,32 @@ describe('configuration', () => {
 
   it('trims a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).PUBLIC_URL).toBe('https://api.example.com');
+  });
+
+  it('TRUST_PROXY: loopback by default; false/none or named proxies, as express compiles them; never everyone', () => {
+    expect(loadConfig({}).TRUST_PROXY).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'None' }).TRUST_PROXY).toBe(false);
+    const listed = loadConfig({
+      TRUST_PROXY: 'loopback, 10.0.0.0/8,192.168.1.7, fd00::/8, 172.16.0.0/255.240.0.0',
+    });
+    expect(listed.TRUST_PROXY).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+      '172.16.0.0/255.240.0.0',
+    ]);
+    for (const accepted of [listed.TRUST_PROXY, false, ['linklocal', 'uniquelocal', '::1']]) {
+      const trust = express().set('trust proxy', accepted).get('trust proxy fn') as (
+        a: string,
+        i: number,
+      ) => boolean;
+      expect(typeof trust).toBe('function');
+    }
+    for (const refused of ['true', '1', 'proxy.internal', '10.0.0.0/33', '10.0.0.1/255.0.0.x', '', ' , ']) {
+      expect(() => loadConfig({ TRUST_PROXY: refused }), refused).toThrow(/TRUST_PROXY/);
+    }
   });
 
   it('.env.example lists every variable the service reads', () => {

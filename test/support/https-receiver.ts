@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export interface Hit {
+  /** The request target (path and query). */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
@@ -17,8 +19,8 @@ export interface Hit {
  * process trusts through NODE_EXTRA_CA_CERTS — certificate checks stay on.
  */
 export async function startHttpsReceiver(
-  status: () => number = () => 200,
-  headers: () => Record<string, string> = () => ({}),
+  status: (pathname: string) => number = () => 200,
+  headers: (pathname: string) => Record<string, string> = () => ({}),
   body: (pathname: string) => string = () => '',
 ) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tributary-receiver-'));
@@ -38,11 +40,13 @@ export async function startHttpsReceiver(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       hits.push({
+        path: req.url ?? '/',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.timeOrigin + performance.now(),
       });
-      res.writeHead(status(), headers()).end(body(req.url ?? '/'));
+      const target = req.url ?? '/';
+      res.writeHead(status(target), headers(target)).end(body(target));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

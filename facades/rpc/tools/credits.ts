@@ -22,7 +22,7 @@ export const creditTools: ToolRow[] = [
         .string()
         .max(2000)
         .optional()
-        .describe('Where the payer returns: a path, or an https URL on this service.'),
+        .describe("Where the payer returns: a path, or an absolute URL on this service's origin."),
       provenance: z.string().max(100).optional().describe('Server-to-server agents: the partner tag.'),
     }),
     document: /* GraphQL */ `

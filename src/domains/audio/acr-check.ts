@@ -11,6 +11,12 @@ import type { DspLink } from './registry/registry-recording.entity.ts';
 
 /** Where a stored registry-match result keeps the registry version it was checked against. */
 const REGISTRY_VERSION = 'registryVersion';
+/**
+ * Where a stored result keeps the version of what it may hold; results stored before the current one
+ * (format 1 showed another account's store links) are checked again.
+ */
+const RESULT_FORMAT = 'resultFormat';
+const CURRENT_FORMAT = 2;
 
 /** A match counts only above this share of the excerpt's fingerprint (the spec's 10%). */
 export const MATCH_THRESHOLD_PERCENT = 10;
@@ -81,6 +87,10 @@ async function check(deps: AudioDeps, accountId: string, file: StoredFile): Prom
   }
   const { recording } = best;
   const ownRelease = recording.account?.id === accountId;
+  // Another account's release: its store links are that account's (the sandbox's carry its internal
+  // release id), so they are not shown, as its release id is not. The operator's catalogue has no
+  // account: its links are public.
+  const othersRelease = recording.account != null && !ownRelease;
   return {
     status: 'ok',
     matched: true,
@@ -92,7 +102,7 @@ async function check(deps: AudioDeps, accountId: string, file: StoredFile): Prom
       label: recording.label ?? null,
       queryMatchPercentage: best.queryMatchPercentage,
       confidence: confidenceOf(best.queryMatchPercentage),
-      dspLinks: recording.dspLinks,
+      dspLinks: othersRelease ? [] : recording.dspLinks,
       ownRelease,
       releaseId: ownRelease ? (recording.releaseId ?? null) : null,
     },
@@ -121,13 +131,22 @@ export async function acrCheck(
   const cached = await deps.em.findOne(AudioAnalysis, { file, kind: 'registry_match' });
   // Read before the check reads the registry: a change committed meanwhile makes the result stale.
   const version = await registryVersion(deps.em);
-  if (cached && cached.result[REGISTRY_VERSION] === version) {
-    const { [REGISTRY_VERSION]: _, ...answer } = cached.result;
+  if (
+    cached &&
+    cached.result[REGISTRY_VERSION] === version &&
+    cached.result[RESULT_FORMAT] === CURRENT_FORMAT
+  ) {
+    const { [REGISTRY_VERSION]: _, [RESULT_FORMAT]: __, ...answer } = cached.result;
     return { ...(answer as unknown as AcrResult), cached: true };
   }
   const result = await check(deps, accountId, file);
   if (result.status === 'download_failed') return result;
-  const stored = { ...result, cached: undefined, [REGISTRY_VERSION]: version };
+  const stored = {
+    ...result,
+    cached: undefined,
+    [REGISTRY_VERSION]: version,
+    [RESULT_FORMAT]: CURRENT_FORMAT,
+  };
   if (cached) {
     await deps.em.nativeUpdate(AudioAnalysis, { id: cached.id }, { result: stored, createdAt: new Date() });
   } else {

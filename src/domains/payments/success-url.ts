@@ -9,8 +9,9 @@ const refuse = (message: string) =>
 
 /**
  * The absolute URL a checkout returns to. A path (`/…`) is resolved on PUBLIC_URL; an absolute URL must
- * be https on PUBLIC_URL's own host. Anything else (another host, `//host`, backslashes, control
- * characters, other schemes) is refused, so a checkout link can never be an open redirect.
+ * be on PUBLIC_URL's own origin: its scheme, host and port (another port of the same host is another
+ * service). Anything else (another origin, `//host`, backslashes, control characters, user-info, other
+ * schemes) is refused, so a checkout link can never be an open redirect.
  */
 export function resolveSuccessUrl(publicUrl: string, successPath: string | null | undefined): string {
   const base = new URL(publicUrl);
@@ -26,10 +27,9 @@ export function resolveSuccessUrl(publicUrl: string, successPath: string | null 
     if (resolved.origin !== base.origin) throw refuse('must stay on this service.');
     return resolved.href;
   }
-  if (!URL.canParse(raw)) throw refuse('must be a path (`/…`) or an absolute https URL.');
+  if (!URL.canParse(raw)) throw refuse(`must be a path (\`/…\`) or an absolute URL on ${base.origin}.`);
   const url = new URL(raw);
-  if (url.protocol !== 'https:') throw refuse('must use https when absolute.');
-  if (url.hostname !== base.hostname || url.username || url.password)
-    throw refuse(`must be on this service's host (${base.hostname}).`);
+  if (url.origin !== base.origin || url.username || url.password)
+    throw refuse(`must be on this service (${base.origin}) when absolute: same scheme, host and port.`);
   return url.href;
 }

@@ -49,6 +49,11 @@ export interface OutboundRequestOptions {
   body?: OutboundBody | null;
   /** Aborts the request, and the body stream once the response has started. */
   signal?: AbortSignal;
+  /**
+   * `follow` (default): redirects are followed, each hop checked. `manual`: a redirect is the answer
+   * (status and Location, nothing fetched from it). `error`: a redirect fails with redirect_not_followed.
+   */
+  redirect?: 'follow' | 'manual' | 'error';
   /** The caller's name for the field that held the URL (`details[].path` of refusals); default `url`. */
   fieldPath?: string;
   /**
@@ -155,7 +160,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
           throw mapRequestError(error, context());
         }
         const location = firstHeader(response.headers.location);
-        if (!REDIRECTS.has(response.statusCode) || location === undefined) {
+        if (!REDIRECTS.has(response.statusCode) || location === undefined || init.redirect === 'manual') {
           clearTimeout(deadline);
           if (init.discardBodyBytes !== undefined) {
             // The status decides: a body that fails, or outlasts its deadline, only costs the connection.
@@ -171,6 +176,13 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
           return wrapResponse(response, url, redirects, mapError, unlink);
         }
         response.body.on('error', () => {}).destroy();
+        if (init.redirect === 'error') {
+          throw new AppError(
+            'upstream_error',
+            'redirect_not_followed',
+            `${urlHost(url)} redirected (${response.statusCode}), and this request does not follow redirects.`,
+          );
+        }
         if (redirects >= maxRedirects) {
           throw new AppError(
             'upstream_error',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/platform/errors.ts';
+import { asFetch } from '../../../src/platform/http/as-fetch.ts';
 import {
   createOutboundClient,
   expectOk,
@@ -299,6 +300,27 @@ describe('redirects', () => {
     expect(response.url).toBe(internet.url(final));
     expect(response.redirects).toBe(3);
     expect(await text(response.body)).toBe(`hello from ${PUBLIC_HOST}`);
+  });
+
+  it("with redirect 'manual' hands the 3xx back unfollowed; with 'error' refuses it; asFetch passes fetch's", async () => {
+    const manual = await client().request(internet.url('/redirect?status=302&to=%2Ffinal'), {
+      redirect: 'manual',
+    });
+    expect(manual.status).toBe(302);
+    expect(manual.headers.location).toBe('/final');
+    expect(manual.redirects).toBe(0);
+    manual.dispose();
+    const refused = await failure(
+      client().request(internet.url('/redirect?status=302&to=%2Ffinal'), { redirect: 'error' }),
+    );
+    expect(refused.code).toBe('redirect_not_followed');
+    const viaFetch = await asFetch(client())(internet.url('/redirect?status=302&to=%2Ffinal'), {
+      redirect: 'manual',
+    });
+    expect(viaFetch.status).toBe(302);
+    expect(viaFetch.headers.get('location')).toBe('/final');
+    await viaFetch.body?.cancel();
+    expect(internet.requests).toHaveLength(3);
   });
 
   it('refuses a redirect from an allowed server into 127.0.0.1', async () => {
