@@ -16,6 +16,7 @@ import { uploadAssets } from '../support/releases.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { waitFor } from '../support/wait.ts';
 import { isUnavailable, Prober, unexcused } from './probes.ts';
+import { consumedUpTo } from './recovery.ts';
 import { startPrivatePostgres } from './services.ts';
 
 const cleanup = useCleanup();
@@ -107,26 +108,10 @@ describe('the database restarts under load', () => {
         await probe.retryUnknown();
       expect(probe.submissions[0]?.outcome).toBe('accepted');
       const cutoff = Date.now();
-      const caughtUp = await waitFor(
-        async () => {
-          const [row] = await orm.em.fork().execute<{ waiting: string; last: string | null }[]>(
-            `select count(*) filter (where cursor is null) as waiting, max(cursor) as last
-               from outbox_events where created_at <= to_timestamp(?)`,
-            [cutoff / 1000],
-          );
-          const [dispatched] = await orm.em
-            .fork()
-            .execute<{ cursor: string | null }[]>(
-              'select max(cursor) as cursor from webhook_dispatch_cursor',
-            );
-          const last = Number(row?.last ?? 0);
-          return (
-            Number(row?.waiting) === 0 && subscriber.last >= last && Number(dispatched?.cursor ?? 0) >= last
-          );
-        },
-        (done) => done,
-        RECOVERY_MS + 10_000,
-      ).catch(() => false);
+      const caughtUp = await consumedUpTo(orm, cutoff, subscriber, {
+        dispatcher: true,
+        timeoutMs: RECOVERY_MS + 10_000,
+      });
       const recoveredInMs = Date.now() - back;
       console.log(`${outage}: every event consumed ${recoveredInMs} ms after the database came back`);
       expect(caughtUp, `${outage}: events committed before the return reached every consumer`).toBe(true);

@@ -16,6 +16,7 @@ import { useCleanup } from '../support/process-world.ts';
 import { uploadAssets } from '../support/releases.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { waitFor } from '../support/wait.ts';
+import { consumedUpTo } from './recovery.ts';
 import { startPrivateRedis } from './services.ts';
 
 const cleanup = useCleanup();
@@ -123,18 +124,10 @@ describe('Redis goes away under load', () => {
     await probe.run('redis-probe', assets, 1);
     expect(probe.submissions[0]?.outcome).toBe('accepted');
     const cutoff = Date.now();
-    const caughtUp = await waitFor(
-      async () => {
-        const [row] = await orm.em.fork().execute<{ waiting: string; last: string | null }[]>(
-          `select count(*) filter (where cursor is null) as waiting, max(cursor) as last
-             from outbox_events where created_at <= to_timestamp(?)`,
-          [cutoff / 1000],
-        );
-        return Number(row?.waiting) === 0 && subscriber.last >= Number(row?.last ?? 0);
-      },
-      (done) => done,
-      RECOVERY_MS + 10_000,
-    );
+    const caughtUp = await consumedUpTo(orm, cutoff, subscriber, {
+      dispatcher: false,
+      timeoutMs: RECOVERY_MS + 10_000,
+    });
     const recoveredInMs = Date.now() - back;
     console.log(`Redis: every event reached the other process ${recoveredInMs} ms after Redis came back`);
     expect(caughtUp).toBe(true);
