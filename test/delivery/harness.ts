@@ -1,7 +1,9 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
+import { type FileStore, StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { useTestOrm } from '../support/orm.ts';
 
@@ -65,6 +67,7 @@ export async function submittedRelease(
         pline_owner: 'Harbor Light Records',
         cline_year: '2026',
         cline_owner: 'Harbor Light Records',
+        cover_art_file_url: `/api/files/cover-art/${accountId}/cover.png`,
       },
       tracks,
     },
@@ -88,6 +91,39 @@ export async function submittedRelease(
       payload: track,
     });
   });
+  storedFile(em, accountId, 'cover-art', 'cover.png', { width: 3000, height: 3000, format: 'png' });
+  tracks.forEach((_, i) => {
+    const media = { durationSeconds: 180 + i, sampleRate: 44100, bitDepth: 16, channels: 2, codec: 'FLAC' };
+    storedFile(em, accountId, 'audio', `track-${i + 1}.flac`, media);
+  });
   await em.flush();
   return { releaseId: release.id, accountId };
+}
+
+/** The stored file a release points at (its bytes are not needed: the messages name its hash and size). */
+function storedFile(
+  em: EntityManager,
+  accountId: string,
+  store: FileStore,
+  name: string,
+  media: Record<string, unknown>,
+) {
+  const sha256 = createHash('sha256').update(`${accountId}/${store}/${name}`).digest('hex');
+  em.create(StoredFile, {
+    account: em.getReference(Account, accountId),
+    store,
+    name,
+    storageKey: `${accountId}/${store}/${name}`,
+    size: 1000 + name.length,
+    contentType: store === 'audio' ? 'audio/flac' : 'image/png',
+    sha256,
+    sourceSha256: sha256,
+    sourceSize: 1000 + name.length,
+    sourceContentType: null,
+    sourceName: name,
+    origin: 'base64',
+    originUrl: null,
+    media,
+    warnings: [],
+  });
 }
