@@ -5,10 +5,10 @@ import { createLocalAiDetector } from '../src/domains/audio/detection/local-dete
 import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
+import { createSandboxDistributor } from '../src/domains/delivery/adapters/sandbox/sandbox-distributor.ts';
 import type { Clock } from '../src/domains/delivery/clock.ts';
 import { systemClock } from '../src/domains/delivery/clock.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
-import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
 import {

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { advanceRelease } from '../../src/domains/delivery/advance-release.ts';
 import { ManualClock, systemClock } from '../../src/domains/delivery/clock.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
-import { setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
 import { ADVANCE_QUEUE } from '../../src/domains/delivery/schedule.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { insertInTransaction, type Jobs, startJobs } from '../../src/platform/jobs/index.ts';

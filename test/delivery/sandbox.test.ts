@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STORE_IDS } from '../../src/domains/catalog/stores.ts';
+import {
+  instructSandbox,
+  setSandboxOffline,
+} from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
+import { createSandboxDistributor } from '../../src/domains/delivery/adapters/sandbox/sandbox-distributor.ts';
 import { addStores } from '../../src/domains/delivery/add-stores.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
@@ -9,8 +14,6 @@ import { ISRC_PATTERN, isValidUpc } from '../../src/domains/delivery/identifiers
 import { readReleaseJob } from '../../src/domains/delivery/read-job.ts';
 import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
-import { instructSandbox, setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
-import { createSandboxDistributor } from '../../src/domains/delivery/sandbox-distributor.ts';
 import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
-import { setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
 import { deliverDue } from '../../src/domains/webhooks/deliver.ts';
 import { dispatchEvents } from '../../src/domains/webhooks/dispatch.ts';
 import { useTestApp } from '../support/app.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readControl } from './adapters/sandbox/sandbox-control.ts';
 import { type AdvanceResult, advanceRelease } from './advance-release.ts';
 import type { Clock } from './clock.ts';
-import { readControl } from './sandbox-control.ts';
 
 export { type AdvanceResult, advanceRelease } from './advance-release.ts';
 

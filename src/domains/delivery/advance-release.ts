@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Release } from '../releases/release.entity.ts';
+import { readControl } from './adapters/sandbox/sandbox-control.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import { recordMessages } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
-import { readControl } from './sandbox-control.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { type Move, sendsRelease, settle, step } from './step.ts';
 import { secondsAfter } from './transaction.ts';

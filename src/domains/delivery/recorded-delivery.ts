@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertReleaseId, releaseNotFound, releaseNotOwned } from '../releases/find-release.ts';
 import type { AggregateStatus } from '../releases/release.entity.ts';
+import { GLOBAL_CONTROL_ID } from './adapters/sandbox/sandbox-control.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { ReleaseDeliveryStatus, StoreStatus } from './distributor.ts';
 import type { JobState } from './release-job.entity.ts';
-import { GLOBAL_CONTROL_ID } from './sandbox-control.ts';
 import { storeNameOf } from './status-text.ts';
 
 /** What the rows say of a release's delivery: the status read's whole input, read in one statement. */

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findStore } from '../catalog/stores.ts';
 import type { Release } from '../releases/release.entity.ts';
+import type { SandboxControl } from './adapters/sandbox/sandbox-control.entity.ts';
+import { instructionFor } from './adapters/sandbox/sandbox-control.ts';
 import { aggregateOf } from './aggregate-status.ts';
 import type { Delivery, DeliveryStatus } from './delivery.entity.ts';
 import { aggregateStatusOf, emitApproved, emitStatusChanged, emitTakedownCompleted } from './events.ts';
 import { addError, addStep, hasStep, settleJob } from './job.ts';
 import { tracksOf } from './release-content.ts';
 import type { ReleaseJob } from './release-job.entity.ts';
-import type { SandboxControl } from './sandbox-control.entity.ts';
-import { instructionFor } from './sandbox-control.ts';
 import { sandboxStoreUrl, statusTextOf, storeNameOf } from './status-text.ts';
 import { secondsAfter } from './transaction.ts';
 

@@ -1,19 +1,19 @@
-import type { Release } from '../releases/release.entity.ts';
-import { addStores } from './add-stores.ts';
-import { type Clock, systemClock } from './clock.ts';
-import type { Distributor } from './distributor.ts';
-import { enqueueRelease } from './enqueue-release.ts';
-import { requestTakedown } from './request-takedown.ts';
-import { sandboxStatus } from './store-statuses.ts';
+import type { Release } from '../../../releases/release.entity.ts';
+import { addStores } from '../../add-stores.ts';
+import { type Clock, systemClock } from '../../clock.ts';
+import type { Distributor } from '../../distributor.ts';
+import { enqueueRelease } from '../../enqueue-release.ts';
+import { requestTakedown } from '../../request-takedown.ts';
+import { sandboxStatus } from '../../store-statuses.ts';
 
-export { addStores } from './add-stores.ts';
-export { advanceDue, advanceRelease } from './advance-due.ts';
-export type { Distributor } from './distributor.ts';
-export { DistributorOfflineError } from './distributor.ts';
-export { enqueueRelease } from './enqueue-release.ts';
-export { requestTakedown } from './request-takedown.ts';
+export { addStores } from '../../add-stores.ts';
+export { advanceDue, advanceRelease } from '../../advance-due.ts';
+export type { Distributor } from '../../distributor.ts';
+export { DistributorOfflineError } from '../../distributor.ts';
+export { enqueueRelease } from '../../enqueue-release.ts';
+export { requestTakedown } from '../../request-takedown.ts';
+export { storeStatuses } from '../../store-statuses.ts';
 export { instructSandbox, setSandboxOffline } from './sandbox-control.ts';
-export { storeStatuses } from './store-statuses.ts';
 
 export interface SandboxOptions {
   clock?: Clock;
