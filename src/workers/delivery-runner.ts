@@ -4,6 +4,7 @@ import { advanceRelease } from '../domains/delivery/advance-release.ts';
 import { type Clock, systemClock } from '../domains/delivery/clock.ts';
 import { resumeDeliveries } from '../domains/delivery/resume.ts';
 import { ADVANCE_QUEUE, type AdvanceJobData } from '../domains/delivery/schedule.ts';
+import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 
@@ -24,7 +25,7 @@ export async function startDeliveryRunner(deps: {
   boss: PgBoss;
   em: () => EntityManager;
   logger: Logger;
-  stepSeconds: number;
+  adapters: StoreAdapters;
   clock?: Clock;
   resumeEverySeconds?: number;
 }): Promise<() => Promise<void>> {
@@ -39,7 +40,7 @@ export async function startDeliveryRunner(deps: {
     const results: JobResult[] = [];
     for (const job of jobs) {
       try {
-        await advanceRelease(deps.em(), job.data.releaseId, clock, deps.stepSeconds);
+        await advanceRelease(deps.em(), job.data.releaseId, clock, deps.adapters);
         results.push({ id: job.id, status: 'completed' });
       } catch (err) {
         reportFailure(deps.logger, err, 'delivery step failed (will retry)', {

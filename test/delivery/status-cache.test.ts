@@ -20,7 +20,7 @@ describe('the cached release status', () => {
   async function step() {
     if (clock.now().getTime() < Date.now()) clock.set(new Date());
     clock.advance(STEP);
-    await advanceDue(app().em(), clock, STEP);
+    await advanceDue(app().em(), clock, app().services.storeAdapters);
   }
 
   it('a status read right after a delivery step never shows the old state', async () => {
@@ -34,7 +34,7 @@ describe('the cached release status', () => {
       (await request(app().url, 'GET', `/v1/releases/${releaseId}/status`, { token: account.token })).body;
     const truth = async () => {
       const { stores, aggregateStatus, pending } = recordedStatuses(
-        await readRecordedDelivery(app().em(), account.accountId, releaseId),
+        await readRecordedDelivery(app().em(), app().services.storeAdapters, account.accountId, releaseId),
       );
       return { aggregateStatus, pending, stores: stores.map((s) => s.statusText) };
     };
