@@ -6,7 +6,7 @@ import { Delivery } from './delivery.entity.ts';
 import { readOutages } from './outages.ts';
 import { loadContent, type ReleaseContent } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
-import { scheduleAdvance } from './schedule.ts';
+import { scheduleAdvance, scheduleWork } from './schedule.ts';
 import { applyOutcome, type Move, settle, withdrawnOutcome } from './step.ts';
 import type { StepOutcome, StoreAdapter } from './store-adapter.ts';
 import type { StoreAdapters } from './store-adapters.ts';
@@ -26,7 +26,8 @@ export interface AdvanceResult {
  * them under the lock, ask each store's adapter what the store did, write that to the rows, recompute
  * the aggregate and write the job record and events; then schedule the release's next wake-up at its
  * new earliest due step. A duplicate or early job finds nothing due and only reschedules, so a store
- * never moves twice. Stores of an adapter that is out stay as they are and are looked at again later.
+ * never moves twice. Stores of an adapter that is out stay as they are and are looked at again later;
+ * a store whose adapter asks for work gets a work job, sent with the step (store-work.ts).
  *
  * The handler waits for the lock (a release held by distribute or takedown moves right after); the
  * sweep passes `skipLocked` and leaves a held release to its holder and its own job.
@@ -59,6 +60,7 @@ export async function advanceRelease(
     const outcomes = await outcomesOf(tem, release, due, adapters, outages, now);
     const moves: Move[] = [];
     const waiting: Delivery[] = [];
+    const working: Delivery[] = [];
     for (const delivery of due) {
       const decided = outcomes.get(delivery);
       if (!decided) {
@@ -67,9 +69,11 @@ export async function advanceRelease(
       }
       const move = applyOutcome(delivery, decided.outcome, decided.adapter, now);
       if (move) moves.push(move);
+      if (decided.outcome.work) working.push(delivery);
     }
     await settle(tem, release, job, deliveries, moves, now);
     await tem.flush();
+    for (const delivery of working) await scheduleWork(tem, releaseId, delivery.storeId);
     // Every writer of these rows holds the release lock, so the stepped entities are the rows as stored.
     const next = earliestStep([
       ...deliveries.filter((d) => !waiting.includes(d)),

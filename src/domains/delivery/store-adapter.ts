@@ -21,8 +21,16 @@ export interface StepOutcome {
   urlInStore?: string;
   /** The DDEX message the store was sent at this step, kept on its delivery row. */
   sentMessage?: string;
-  /** When the store is stepped again; null, not until a request gives it something to do (a takedown). */
+  /**
+   * When the store is stepped again; null, not until a request gives it something to do (a takedown).
+   * With `work`, also its watchdog: a store whose work never reports back is stepped then.
+   */
   nextStepAt: Date | null;
+  /**
+   * Runs the adapter's `work` for this store outside any transaction (a job of its own, sent with the
+   * step), then steps the store again at once.
+   */
+  work?: boolean;
 }
 
 /** A step's view of its release, in the step's transaction (the release and its due stores locked). */
@@ -33,6 +41,16 @@ export interface StepContext {
   now: Date;
   /** The release's tracks with their identifiers and durations, loaded once per step for every adapter. */
   content(): Promise<ReleaseContent>;
+}
+
+/** One store's slow work (uploads, downloads), outside any transaction and lock. */
+export interface WorkContext {
+  /** An EntityManager in no transaction: the adapter commits its progress as it goes. */
+  em: EntityManager;
+  delivery: Readonly<Delivery>;
+  now: Date;
+  /** Aborted when the work's claim is lost (its worker was taken for dead): stop; another run resumes. */
+  signal: AbortSignal;
 }
 
 /**
@@ -53,6 +71,9 @@ export interface OutageQuery {
  * - `step` is idempotent: it decides from what is recorded (the row, its own records) and may be
  *   called early, late or again; what it writes on the step's EntityManager commits with the step.
  * - Nothing slow or remote happens in `step`: it runs in a transaction holding the release's lock.
+ *   It asks for `work` instead, which runs outside, records its progress in the adapter's own
+ *   tables as it goes, and can be cut anywhere (a crash, a lost claim) and run again, redoing only
+ *   what is missing; the next step reads what it recorded.
  * - A store that cannot be reached is not an error: `step` keeps it where it is with a `statusText`
  *   saying so and a `nextStepAt` that backs off; a store that gave up is `failed` with a `reason`.
  */
@@ -69,4 +90,6 @@ export interface StoreAdapter {
   };
   /** One outcome per due store of one release, in the order given. */
   step(context: StepContext, due: readonly Readonly<Delivery>[]): Promise<StepOutcome[]>;
+  /** The slow part of a store's step, asked for by an outcome's `work`; a throw is retried with backoff. */
+  work?(context: WorkContext): Promise<void>;
 }
