@@ -5,13 +5,13 @@ import { createLocalAiDetector } from '../src/domains/audio/detection/local-dete
 import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
-import { createSandboxAdapter } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
+import { sandboxOnly } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import type { Clock } from '../src/domains/delivery/clock.ts';
 import { systemClock } from '../src/domains/delivery/clock.ts';
 import { createDeliveryDistributor } from '../src/domains/delivery/delivery-distributor.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
-import { type StoreAdapters, storeAdapters } from '../src/domains/delivery/store-adapters.ts';
+import type { StoreAdapters } from '../src/domains/delivery/store-adapters.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
 import {
   type AuthorizationCodes,
@@ -100,7 +100,7 @@ const PROFILE_CACHE_TTL_MS = 5_000;
 function storeAdaptersFor(config: AppConfig): StoreAdapters {
   switch (config.DISTRIBUTOR) {
     case 'sandbox':
-      return storeAdapters(createSandboxAdapter({ stepSeconds: config.SANDBOX_STEP_SECONDS }));
+      return sandboxOnly({ stepSeconds: config.SANDBOX_STEP_SECONDS });
   }
 }
 

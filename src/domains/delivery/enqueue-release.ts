@@ -31,9 +31,9 @@ export interface EnqueueOptions extends EligibilityOptions {
 
 /**
  * Hands a submitted release to delivery: its background job and one queued delivery per selected
- * store (null selection = the default stores), due when the store's adapter takes its first step. UPC and ISRCs are
- * assigned here when the submission had none. Each store's ERN message is built when the store is sent
- * the release, at its first step (advance-release.ts). Idempotent per release.
+ * store (null selection = the default stores), due when the store's adapter takes its first step.
+ * UPC and ISRCs are assigned here when the submission had none; what a store is sent (its ERN message)
+ * is its adapter's business, at that first step. Idempotent per release.
  */
 export async function enqueueRelease(
   em: EntityManager,
