@@ -5,11 +5,13 @@ import { createLocalAiDetector } from '../src/domains/audio/detection/local-dete
 import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
+import { sandboxOnly } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import type { Clock } from '../src/domains/delivery/clock.ts';
 import { systemClock } from '../src/domains/delivery/clock.ts';
+import { createDeliveryDistributor } from '../src/domains/delivery/delivery-distributor.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
-import { createSandboxDistributor } from '../src/domains/delivery/sandbox-distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
+import type { StoreAdapters } from '../src/domains/delivery/store-adapters.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
 import {
   type AuthorizationCodes,
@@ -55,8 +57,10 @@ export interface AppServices {
   scratch: Scratch;
   outbound: OutboundClient;
   rateLimits: RateLimits;
-  /** The Distributor port: who delivers releases to stores (DISTRIBUTOR; the sandbox by default). */
+  /** The Distributor port: who delivers releases to stores (DISTRIBUTOR; the delivery core by default). */
   distributor: Distributor;
+  /** Which adapter delivers to which store (the sandbox for every store today); the delivery jobs use it. */
+  storeAdapters: StoreAdapters;
   /** The image-generation port (COVER_ART_PROVIDER; procedural by default, null when turned off). */
   imageGenerator: ImageGenerator | null;
   /** The payments port: Stripe with STRIPE_SECRET_KEY, else the sandbox (pages of ours, test cards). */
@@ -92,11 +96,11 @@ export interface AppServices {
 /** The safety net of the profile cache: a cached profile is at most this old. */
 const PROFILE_CACHE_TTL_MS = 5_000;
 
-/** The adapter DISTRIBUTOR names; `sandbox` is the only one this build ships. */
-function distributorFor(config: AppConfig): Distributor {
+/** The store adapters DISTRIBUTOR names; `sandbox` (every store on the sandbox) is the only choice yet. */
+function storeAdaptersFor(config: AppConfig): StoreAdapters {
   switch (config.DISTRIBUTOR) {
     case 'sandbox':
-      return createSandboxDistributor({ stepSeconds: config.SANDBOX_STEP_SECONDS });
+      return sandboxOnly({ stepSeconds: config.SANDBOX_STEP_SECONDS });
   }
 }
 
@@ -179,7 +183,8 @@ export async function buildAppServices(
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
-  const releaseStatuses = new ReleaseStatusCache();
+  const adapters = storeAdaptersFor(config);
+  const releaseStatuses = new ReleaseStatusCache(adapters);
   const profiles = new CommitClearedCache<Profile>('profile', { max: 20_000, ttlMs: PROFILE_CACHE_TTL_MS });
   const clearedOnCommit = [releaseStatuses, profiles];
   pubsub.onInvalidation(({ cache, key }) => {
@@ -214,7 +219,8 @@ export async function buildAppServices(
         connection: connections.redis,
         onConnectionError: (err) => connections.database.down(err),
       }),
-    distributor: overrides.distributor ?? distributorFor(config),
+    distributor: overrides.distributor ?? createDeliveryDistributor({ adapters }),
+    storeAdapters: adapters,
     imageGenerator:
       overrides.imageGenerator !== undefined ? overrides.imageGenerator : imageGeneratorFor(config),
     payments: overrides.payments ?? paymentsFor(config, webhookSecretKey),

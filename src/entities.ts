@@ -8,6 +8,7 @@ import { RegistryRecording } from './domains/audio/registry/registry-recording.e
 import { RegistryVersion } from './domains/audio/registry/registry-version.entity.ts';
 import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
+import { SandboxControl } from './domains/delivery/adapters/sandbox/sandbox-control.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
 import { OutboxMail } from './domains/mail/outbox-mail.entity.ts';
 import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
@@ -44,6 +45,7 @@ export const entities = [
   RateLimitBucket,
   OutboxEvent,
   ...deliveryEntities,
+  SandboxControl,
   ...webhookEntities,
   ...analyticsEntities,
   OAuthModel,

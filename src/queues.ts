@@ -1,12 +1,13 @@
 import { ingestQueue } from './domains/analytics/schedule.ts';
 import { autoReloadQueue } from './domains/credits/auto-reload-trigger.ts';
-import { advanceQueue } from './domains/delivery/schedule.ts';
+import { advanceQueue, workQueue } from './domains/delivery/schedule.ts';
 import { challengeQueue } from './domains/verified-email/challenges.ts';
 import type { QueueDefinition } from './platform/jobs/index.ts';
 
 /** Every job queue the app sends to; a domain adds its queues here (created with the database). */
 export const queues: readonly QueueDefinition[] = [
   advanceQueue,
+  workQueue,
   ingestQueue,
   autoReloadQueue,
   challengeQueue,

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { Clock } from '../domains/delivery/clock.ts';
+import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
 import type { Mailer } from '../domains/mail/mailer.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
 import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
@@ -24,7 +25,8 @@ import { startRegistryIndexer } from './registry-indexer.ts';
 import { startUploadSweeper } from './upload-sweeper.ts';
 
 export interface BackgroundDeps {
-  config: Pick<AppConfig, 'SANDBOX_STEP_SECONDS' | 'WEBHOOK_TIMEOUT_SECONDS' | 'WEBHOOK_CONCURRENCY'>;
+  config: Pick<AppConfig, 'WEBHOOK_TIMEOUT_SECONDS' | 'WEBHOOK_CONCURRENCY'>;
+  storeAdapters: StoreAdapters;
   orm: MikroORM;
   logger: Logger;
   scratch: Scratch;
@@ -70,7 +72,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<StopBac
     boss: jobs.boss,
     em,
     logger: deps.logger,
-    stepSeconds: deps.config.SANDBOX_STEP_SECONDS,
+    adapters: deps.storeAdapters,
   });
   const stopAnalytics = await startAnalyticsRunner({ boss: jobs.boss, em, logger: deps.logger });
   const stopReloads = await startAutoReloadRunner({

@@ -3,7 +3,14 @@ import type { JobResult, PgBoss } from 'pg-boss';
 import { advanceRelease } from '../domains/delivery/advance-release.ts';
 import { type Clock, systemClock } from '../domains/delivery/clock.ts';
 import { resumeDeliveries } from '../domains/delivery/resume.ts';
-import { ADVANCE_QUEUE, type AdvanceJobData } from '../domains/delivery/schedule.ts';
+import {
+  ADVANCE_QUEUE,
+  type AdvanceJobData,
+  type StoreWorkData,
+  WORK_QUEUE,
+} from '../domains/delivery/schedule.ts';
+import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
+import { runStoreWork } from '../domains/delivery/store-work.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 
@@ -18,13 +25,15 @@ const RESUME_EVERY_SECONDS = 60;
  *
  * pg-boss's shortest poll (0.5 s) bounds how late a step runs, since a job due later is not announced
  * when it becomes due (NOTIFY only wakes workers for a job that is due when sent). A full batch is
- * followed by another fetch at once; batches run one job at a time, two per process.
+ * followed by another fetch at once; batches run one job at a time, two per process. When an adapter
+ * does slow work (`StoreAdapter.work`), its work jobs run here too, apart from the steps, so an upload
+ * of minutes never holds a step back.
  */
 export async function startDeliveryRunner(deps: {
   boss: PgBoss;
   em: () => EntityManager;
   logger: Logger;
-  stepSeconds: number;
+  adapters: StoreAdapters;
   clock?: Clock;
   resumeEverySeconds?: number;
 }): Promise<() => Promise<void>> {
@@ -39,7 +48,7 @@ export async function startDeliveryRunner(deps: {
     const results: JobResult[] = [];
     for (const job of jobs) {
       try {
-        await advanceRelease(deps.em(), job.data.releaseId, clock, deps.stepSeconds);
+        await advanceRelease(deps.em(), job.data.releaseId, clock, deps.adapters);
         results.push({ id: job.id, status: 'completed' });
       } catch (err) {
         reportFailure(deps.logger, err, 'delivery step failed (will retry)', {
@@ -62,8 +71,20 @@ export async function startDeliveryRunner(deps: {
     },
     handle,
   );
+  // Adapters' slow work, one store at a time per process, only when an adapter has any.
+  const working = deps.adapters.all.some((adapter) => adapter.work);
+  if (working) {
+    await deps.boss.work<StoreWorkData>(
+      WORK_QUEUE,
+      { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5 },
+      async ([job]) => {
+        if (job) await runStoreWork(deps.em(), deps.adapters, job.data, clock, job.signal);
+      },
+    );
+  }
   return async () => {
     clearInterval(resumer);
     await deps.boss.offWork(ADVANCE_QUEUE, { wait: true });
+    if (working) await deps.boss.offWork(WORK_QUEUE, { wait: true });
   };
 }

@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { submittedRelease, useDeliveryOrm } from '../delivery/harness.ts';
-import { deliveriesOf, STEP, tick } from '../delivery/support.ts';
+import { deliveriesOf, SANDBOX, tick } from '../delivery/support.ts';
 
 describe('streams start the day a store goes live in the sandbox', () => {
   const orm = useDeliveryOrm();
@@ -14,7 +14,7 @@ describe('streams start the day a store goes live in the sandbox', () => {
     const clock = new ManualClock(new Date('2026-05-04T22:00:00Z'));
     const { releaseId } = await submittedRelease(orm(), { storeIds: [301, 302] });
     const em = orm().em.fork();
-    await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), clock, STEP);
+    await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), clock, SANDBOX);
     for (let i = 0; i < 3; i += 1) await tick(orm(), clock);
     const live = await deliveriesOf(orm(), releaseId);
     expect(live.map((d) => d.status)).toEqual(['live', 'live']);

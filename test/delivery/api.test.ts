@@ -61,7 +61,7 @@ describe('delivery through the API', () => {
     const seen: string[] = [];
     for (let step = 0; step < 4; step++) {
       clock.advance(300);
-      await advanceDue(app().em(), clock, 300);
+      await advanceDue(app().em(), clock, app().services.storeAdapters);
       seen.push((await status()).aggregateStatus);
     }
     expect(seen).toEqual(['pending', 'delivered', 'distributed', 'distributed']);

@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxOnly } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
+import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { advanceRelease } from '../../src/domains/delivery/advance-release.ts';
 import { ManualClock, systemClock } from '../../src/domains/delivery/clock.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
-import { setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
 import { ADVANCE_QUEUE } from '../../src/domains/delivery/schedule.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { insertInTransaction, type Jobs, startJobs } from '../../src/platform/jobs/index.ts';
@@ -117,7 +118,12 @@ describe('resume: a worker that starts re-sends the wake-ups the rows call for',
   it('a release whose jobs are gone (retries exhausted, or scheduled before jobs) still completes', async () => {
     const { releaseId } = await submittedRelease(orm(), { storeIds: [301, 302] });
     const em = orm().em.fork();
-    await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), systemClock, 0.2);
+    await enqueueRelease(
+      em,
+      await em.findOneOrFail(Release, { id: releaseId }),
+      systemClock,
+      sandboxOnly({ stepSeconds: 0.2 }),
+    );
     await orm().em.fork().execute("delete from pgboss.job where data->>'releaseId' = ?", [releaseId]);
     await new Promise((r) => setTimeout(r, 500));
     expect(await statusesOf(orm(), releaseId)).toEqual({ 301: 'queued', 302: 'queued' });
@@ -128,7 +134,7 @@ describe('resume: a worker that starts re-sends the wake-ups the rows call for',
       boss: jobs.boss,
       em: () => orm().em.fork(),
       logger,
-      stepSeconds: 0.2,
+      adapters: sandboxOnly({ stepSeconds: 0.2 }),
     });
     const status = await waitFor(
       async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
@@ -145,12 +151,17 @@ describe('resume: a worker that starts re-sends the wake-ups the rows call for',
       boss: jobs!.boss,
       em: () => orm().em.fork(),
       logger,
-      stepSeconds: 0.2,
+      adapters: sandboxOnly({ stepSeconds: 0.2 }),
       resumeEverySeconds: 0.5,
     });
     const { releaseId } = await submittedRelease(orm(), { storeIds: [301] });
     const em = orm().em.fork();
-    await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), systemClock, 0.2);
+    await enqueueRelease(
+      em,
+      await em.findOneOrFail(Release, { id: releaseId }),
+      systemClock,
+      sandboxOnly({ stepSeconds: 0.2 }),
+    );
     await orm().em.fork().execute("delete from pgboss.job where data->>'releaseId' = ?", [releaseId]);
     const status = await waitFor(
       async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
@@ -168,11 +179,18 @@ describe('two handlers on one release at once', () => {
     const clock = new ManualClock();
     const { releaseId } = await submittedRelease(orm(), { storeIds: [301, 302, 306] });
     const em = orm().em.fork();
-    await enqueueRelease(em, await em.findOneOrFail(Release, { id: releaseId }), clock, 60);
+    await enqueueRelease(
+      em,
+      await em.findOneOrFail(Release, { id: releaseId }),
+      clock,
+      sandboxOnly({ stepSeconds: 60 }),
+    );
     for (const expected of ['in_inspection', 'delivered', 'live']) {
       clock.advance(60);
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => advanceRelease(orm().em.fork(), releaseId, clock, 60)),
+        Array.from({ length: 4 }, () =>
+          advanceRelease(orm().em.fork(), releaseId, clock, sandboxOnly({ stepSeconds: 60 })),
+        ),
       );
       expect(results.map((r) => r.moved).sort()).toEqual([0, 0, 0, 3]);
       expect(Object.values(await statusesOf(orm(), releaseId))).toEqual([expected, expected, expected]);

@@ -34,7 +34,7 @@ describe('store operations through the API', () => {
     const now = Date.now();
     if (clock.now().getTime() < now) clock.set(new Date(now));
     clock.advance(STEP);
-    await advanceDue(app().em(), clock, STEP);
+    await advanceDue(app().em(), clock, app().services.storeAdapters);
   }
 
   async function draft(account: AccountFixture): Promise<string> {

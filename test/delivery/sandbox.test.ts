@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STORE_IDS } from '../../src/domains/catalog/stores.ts';
+import {
+  instructSandbox,
+  setSandboxOffline,
+} from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { addStores } from '../../src/domains/delivery/add-stores.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { createDeliveryDistributor } from '../../src/domains/delivery/delivery-distributor.ts';
 import { DistributorOfflineError } from '../../src/domains/delivery/distributor.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { ISRC_PATTERN, isValidUpc } from '../../src/domains/delivery/identifiers.ts';
 import { readReleaseJob } from '../../src/domains/delivery/read-job.ts';
 import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
-import { instructSandbox, setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
-import { createSandboxDistributor } from '../../src/domains/delivery/sandbox-distributor.ts';
 import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
@@ -23,6 +26,7 @@ import {
   lastEventId,
   nextDueAt,
   releaseOf,
+  SANDBOX,
   STEP,
   statusesOf,
   tick,
@@ -30,7 +34,7 @@ import {
 import { walkXml } from './xml-walker.ts';
 
 /** The sandbox adapter as the application wires it (status reads need no clock). */
-const sandbox = createSandboxDistributor({ stepSeconds: STEP });
+const sandbox = createDeliveryDistributor({ adapters: SANDBOX });
 
 const url = (alias: string, releaseId: string) => `https://${alias}.sandbox.example/release/${releaseId}`;
 
@@ -42,7 +46,7 @@ describe('sandbox distributor', () => {
     const fixture = await submittedRelease(orm(), options);
     const em = orm().em.fork();
     const release = await em.findOneOrFail(Release, { id: fixture.releaseId });
-    const result = await enqueueRelease(em, release, clock, STEP);
+    const result = await enqueueRelease(em, release, clock, SANDBOX);
     return { ...fixture, clock, result };
   }
 
@@ -67,7 +71,7 @@ describe('sandbox distributor', () => {
   /** What the status read is given: the release's recorded delivery. */
   async function recordedOf(releaseId: string) {
     const { em, release } = await load(releaseId);
-    return readRecordedDelivery(em, release.account.id, releaseId);
+    return readRecordedDelivery(em, SANDBOX, release.account.id, releaseId);
   }
 
   it('walks queued → pending → delivered → distributed with exactly the spec events', async () => {
@@ -76,7 +80,7 @@ describe('sandbox distributor', () => {
     expect((await jobOf(orm(), releaseId)).state).toBe('queued');
 
     // Not due yet: nothing moves, nothing is said.
-    const early = await advanceDue(orm().em.fork(), clock, STEP);
+    const early = await advanceDue(orm().em.fork(), clock, SANDBOX);
     expect(early.moved).toBe(0);
     expect(await eventsOf(orm(), releaseId)).toEqual([]);
 
@@ -177,7 +181,7 @@ describe('sandbox distributor', () => {
       stores: [],
     });
     const clock = new ManualClock();
-    await enqueueRelease(em, release, clock, STEP);
+    await enqueueRelease(em, release, clock, SANDBOX);
     const queued = await statusOf(release);
     expect(queued.aggregateStatus).toBe('queued');
     expect(queued.pending).toBe(true);
@@ -250,7 +254,7 @@ describe('sandbox distributor', () => {
 
     // A retry creates nothing and assigns the same codes.
     const { em, release: again } = await load(releaseId);
-    const retry = await enqueueRelease(em, again, clock, STEP);
+    const retry = await enqueueRelease(em, again, clock, SANDBOX);
     expect(retry.created).toBe(false);
     expect(await orm().em.fork().count(Release, { id: releaseId, upc: release.upc })).toBe(1);
     expect((await deliveriesOf(orm(), releaseId)).length).toBe(2);
@@ -264,7 +268,7 @@ describe('sandbox distributor', () => {
         .em.fork()
         .transactional(async (tem) => {
           const release = await tem.findOneOrFail(Release, { id: releaseId });
-          expect((await enqueueRelease(tem, release, clock, STEP)).queued).toEqual([301, 302, 306]);
+          expect((await enqueueRelease(tem, release, clock, SANDBOX)).queued).toEqual([301, 302, 306]);
           throw new Error('submission failed later');
         }),
     ).rejects.toThrow('submission failed later');
@@ -283,7 +287,7 @@ describe('sandbox distributor', () => {
     const { releaseId, clock } = await distributed();
     const before = await lastEventId(orm(), releaseId);
     const { em, release } = await load(releaseId);
-    const added = await addStores(em, release, [308, 307, 301, 311], clock, STEP);
+    const added = await addStores(em, release, [308, 307, 301, 311], clock, SANDBOX);
     expect(added).toEqual({
       queued: [308, 311],
       skipped: [
@@ -337,7 +341,7 @@ describe('sandbox distributor', () => {
     const { releaseId, clock } = await distributed();
     const before = await lastEventId(orm(), releaseId);
     const { em, release } = await load(releaseId);
-    expect(await requestTakedown(em, release, [302, 999], clock, STEP)).toEqual({
+    expect(await requestTakedown(em, release, [302, 999], clock, SANDBOX)).toEqual({
       requested: [302],
       skipped: [{ storeId: 999, reason: 'not_delivered' }],
     });
@@ -374,7 +378,7 @@ describe('sandbox distributor', () => {
 
     // A second request for the same store is refused as already done.
     const again = await load(releaseId);
-    expect((await requestTakedown(again.em, again.release, [302], clock, STEP)).skipped).toEqual([
+    expect((await requestTakedown(again.em, again.release, [302], clock, SANDBOX)).skipped).toEqual([
       { storeId: 302, reason: 'already_taken_down' },
     ]);
   });
@@ -383,7 +387,7 @@ describe('sandbox distributor', () => {
     const { releaseId, clock } = await distributed();
     const before = await lastEventId(orm(), releaseId);
     const { em, release } = await load(releaseId);
-    const distributor = createSandboxDistributor({ clock, stepSeconds: STEP });
+    const distributor = createDeliveryDistributor({ adapters: SANDBOX, clock });
     expect(await distributor.takedown(em, release, 'all')).toEqual({
       requested: [301, 302, 306],
       skipped: [],
@@ -459,7 +463,7 @@ describe('sandbox distributor', () => {
 
     // A rejected store can be distributed again once the problem is fixed.
     const { em, release } = await load(releaseId);
-    expect((await addStores(em, release, [302], clock, STEP)).queued).toEqual([302]);
+    expect((await addStores(em, release, [302], clock, SANDBOX)).queued).toEqual([302]);
   });
 
   it('a job whose every store fails is failed', async () => {
@@ -528,12 +532,12 @@ describe('sandbox distributor', () => {
         'In inspection',
       ]);
       await expect(
-        createSandboxDistributor({ clock, stepSeconds: STEP }).status(recorded),
+        createDeliveryDistributor({ adapters: SANDBOX, clock }).status(recorded),
       ).rejects.toBeInstanceOf(DistributorOfflineError);
     } finally {
       await setSandboxOffline(orm().em.fork(), false);
     }
-    await advanceDue(orm().em.fork(), clock, STEP); // due since the offline tick
+    await advanceDue(orm().em.fork(), clock, SANDBOX); // due since the offline tick
     expect(await statusesOf(orm(), releaseId)).toEqual({
       301: 'delivered',
       302: 'delivered',
@@ -550,9 +554,9 @@ describe('sandbox distributor', () => {
     clock.advance(STEP);
     for (let round = 0; round < 3; round += 1) {
       await Promise.all([
-        advanceDue(orm().em.fork(), clock, STEP),
-        advanceDue(orm().em.fork(), clock, STEP),
-        advanceDue(orm().em.fork(), clock, STEP),
+        advanceDue(orm().em.fork(), clock, SANDBOX),
+        advanceDue(orm().em.fork(), clock, SANDBOX),
+        advanceDue(orm().em.fork(), clock, SANDBOX),
       ]);
       clock.advance(STEP);
     }
@@ -577,10 +581,10 @@ describe('sandbox distributor', () => {
       .em.fork()
       .transactional(async (tem) => {
         await tem.execute('select id from releases where id = ? for update', [releaseId]);
-        await advanceDue(orm().em.fork(), clock, STEP);
+        await advanceDue(orm().em.fork(), clock, SANDBOX);
         expect(await statusesOf(orm(), releaseId)).toEqual({ 301: 'queued' });
       });
-    await advanceDue(orm().em.fork(), clock, STEP);
+    await advanceDue(orm().em.fork(), clock, SANDBOX);
     expect(await statusesOf(orm(), releaseId)).toEqual({ 301: 'in_inspection' });
     const next = await nextDueAt(orm());
     expect(next).not.toBeNull();
@@ -591,14 +595,14 @@ describe('sandbox distributor', () => {
     const clock = new ManualClock();
     const { releaseId } = await submittedRelease(orm(), { status: 'draft' });
     const { em, release } = await load(releaseId);
-    await expect(addStores(em, release, [301], clock, STEP)).rejects.toMatchObject({
+    await expect(addStores(em, release, [301], clock, SANDBOX)).rejects.toMatchObject({
       code: 'release_not_submitted',
       type: 'conflict_error',
     });
-    await expect(requestTakedown(em, release, 'all', clock, STEP)).rejects.toMatchObject({
+    await expect(requestTakedown(em, release, 'all', clock, SANDBOX)).rejects.toMatchObject({
       code: 'release_not_submitted',
     });
-    await expect(addStores(em, release, [9999], clock, STEP)).rejects.toMatchObject({
+    await expect(addStores(em, release, [9999], clock, SANDBOX)).rejects.toMatchObject({
       code: 'store_not_available',
     });
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
-import { setSandboxOffline } from '../../src/domains/delivery/sandbox-control.ts';
 import { deliverDue } from '../../src/domains/webhooks/deliver.ts';
 import { dispatchEvents } from '../../src/domains/webhooks/dispatch.ts';
 import { useTestApp } from '../support/app.ts';
@@ -20,7 +20,7 @@ describe('the cached release status', () => {
   async function step() {
     if (clock.now().getTime() < Date.now()) clock.set(new Date());
     clock.advance(STEP);
-    await advanceDue(app().em(), clock, STEP);
+    await advanceDue(app().em(), clock, app().services.storeAdapters);
   }
 
   it('a status read right after a delivery step never shows the old state', async () => {
@@ -34,7 +34,7 @@ describe('the cached release status', () => {
       (await request(app().url, 'GET', `/v1/releases/${releaseId}/status`, { token: account.token })).body;
     const truth = async () => {
       const { stores, aggregateStatus, pending } = recordedStatuses(
-        await readRecordedDelivery(app().em(), account.accountId, releaseId),
+        await readRecordedDelivery(app().em(), app().services.storeAdapters, account.accountId, releaseId),
       );
       return { aggregateStatus, pending, stores: stores.map((s) => s.statusText) };
     };

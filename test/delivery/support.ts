@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { sandboxOnly } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import type { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
@@ -7,6 +8,9 @@ import { Release } from '../../src/domains/releases/release.entity.ts';
 import { OutboxEvent } from '../../src/platform/events/outbox-event.entity.ts';
 
 export const STEP = 60;
+
+/** Every store on the sandbox, one step every STEP seconds. */
+export const SANDBOX = sandboxOnly({ stepSeconds: STEP });
 
 // biome-ignore lint/suspicious/noExplicitAny: assertions read event payloads loosely
 type Payload = Record<string, any>;
@@ -26,7 +30,7 @@ export async function lastEventId(orm: MikroORM, releaseId: string): Promise<num
 /** Moves the clock one step and runs the step function once. */
 export async function tick(orm: MikroORM, clock: ManualClock, seconds = STEP) {
   clock.advance(seconds);
-  return advanceDue(orm.em.fork(), clock, STEP);
+  return advanceDue(orm.em.fork(), clock, SANDBOX);
 }
 
 export async function deliveriesOf(orm: MikroORM, releaseId: string) {

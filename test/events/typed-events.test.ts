@@ -49,7 +49,7 @@ it('a graphql-ws client receives typed events and selects their fields directly'
   const clock = new ManualClock(new Date());
   for (let step = 0; step < 3; step++) {
     clock.advance(300);
-    await advanceDue(app().em(), clock, 300);
+    await advanceDue(app().em(), clock, app().services.storeAdapters);
   }
   await waitFor(
     async () => events,

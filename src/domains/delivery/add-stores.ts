@@ -12,7 +12,8 @@ import { lockSubmittedRelease } from './lock-release.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
-import { inTransaction, secondsAfter } from './transaction.ts';
+import type { StoreAdapters } from './store-adapters.ts';
+import { earliestStep, inTransaction } from './transaction.ts';
 
 /** Stores that still have (or are getting) the release; any other past delivery may be redone. */
 const ACTIVE = new Set(['queued', 'in_inspection', 'delivered', 'live', 'takedown_requested']);
@@ -28,7 +29,7 @@ export async function addStores(
   target: Release,
   storeIds: readonly number[],
   clock: Clock,
-  stepSeconds: number,
+  adapters: StoreAdapters,
   options: EligibilityOptions = {},
 ): Promise<QueueResult> {
   const unknown = storeIds.filter((id) => !findStore(id));
@@ -41,7 +42,6 @@ export async function addStores(
   return inTransaction(em, async (tem) => {
     const release = await lockSubmittedRelease(tem, target.id);
     const now = clock.now();
-    const dueAt = secondsAfter(now, stepSeconds);
     const existing = await tem.find(Delivery, { release: release.id }, { refresh: true });
     const job =
       (await tem.findOne(ReleaseJob, { release: release.id }, { refresh: true })) ??
@@ -68,7 +68,7 @@ export async function addStores(
         statusText: 'Queued',
         urlInStore: null,
         reason: null,
-        nextStepAt: dueAt,
+        nextStepAt: adapters.forStore(storeId).firstStepAt(now),
         ugcPolicy: eligibility.ugcPolicy,
         // Built anew when the store is sent the release (its first step).
         ddexMessage: null,
@@ -106,7 +106,7 @@ export async function addStores(
       settleJob(job, all);
       await tem.flush();
       await emitStoresAdded(tem, release, queued, skipped, now);
-      await scheduleAdvance(tem, release.id, dueAt);
+      await scheduleAdvance(tem, release.id, earliestStep(queued)!);
     }
     await tem.flush();
     return { queued: queued.map((d) => d.storeId), skipped };

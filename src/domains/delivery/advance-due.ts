@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AdvanceResult, advanceRelease } from './advance-release.ts';
 import type { Clock } from './clock.ts';
-import { readControl } from './sandbox-control.ts';
+import { readOutages } from './outages.ts';
+import type { StoreAdapters } from './store-adapters.ts';
 
 export { type AdvanceResult, advanceRelease } from './advance-release.ts';
 
@@ -13,17 +14,19 @@ export { type AdvanceResult, advanceRelease } from './advance-release.ts';
 export async function advanceDue(
   em: EntityManager,
   clock: Clock,
-  stepSeconds: number,
+  adapters: StoreAdapters,
   options: { limit?: number } = {},
 ): Promise<AdvanceResult> {
-  if ((await readControl(em))?.offline) return { moved: 0, releases: 0, offline: true };
+  const outages = await readOutages(em, adapters);
+  if (outages.size > 0 && outages.size === adapters.all.length)
+    return { moved: 0, releases: 0, offline: true };
   const due = await em.execute<{ release_id: string }[]>(
     'select distinct release_id from deliveries where next_step_at <= ? order by release_id limit ?',
     [clock.now(), options.limit ?? 100],
   );
   const total: AdvanceResult = { moved: 0, releases: 0, offline: false };
   for (const { release_id } of due) {
-    const result = await advanceRelease(em, release_id, clock, stepSeconds, { skipLocked: true });
+    const result = await advanceRelease(em, release_id, clock, adapters, { skipLocked: true });
     total.moved += result.moved;
     total.releases += result.releases;
     total.offline ||= result.offline;

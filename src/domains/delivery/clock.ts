@@ -25,16 +25,3 @@ export class ManualClock implements Clock {
     this.#now = new Date(date);
   }
 }
-
-export const DEFAULT_SANDBOX_STEP_SECONDS = 60;
-
-/** Seconds per store step of the sandbox: `SANDBOX_STEP_SECONDS` (>= 0), else the default. */
-export function sandboxStepSeconds(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.SANDBOX_STEP_SECONDS?.trim();
-  if (!raw) return DEFAULT_SANDBOX_STEP_SECONDS;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) {
-    throw new Error(`SANDBOX_STEP_SECONDS must be a number of seconds >= 0, got ${raw}`);
-  }
-  return value;
-}

@@ -15,7 +15,7 @@ export const DELIVERY_STATUSES = [
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One release at one store. The durable schedule of the sandbox lives here: `nextStepAt` is when the
+ * One release at one store. The durable schedule of its delivery lives here: `nextStepAt` is when the
  * store moves next (null = nothing scheduled), so a restarted worker resumes from the rows alone.
  */
 export const Delivery = defineEntity({

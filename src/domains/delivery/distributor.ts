@@ -60,7 +60,8 @@ export interface ReleaseDeliveryStatus {
 
 /**
  * The Distributor port: what Tributary asks of whoever delivers releases to stores. One service of the
- * application (AppServices.distributor), chosen by configuration; the sandbox is the default adapter.
+ * application (AppServices.distributor), chosen by configuration: by default the delivery core over
+ * per-store adapters (delivery-distributor.ts).
  * Every call runs on the caller's EntityManager, inside its transaction when there is one, so what a
  * distributor records (delivery rows, jobs, events) commits or rolls back with the request.
  */

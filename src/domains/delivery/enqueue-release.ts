@@ -11,7 +11,8 @@ import { assignIdentifiers, tracksOf } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
-import { inTransaction, secondsAfter } from './transaction.ts';
+import type { StoreAdapters } from './store-adapters.ts';
+import { earliestStep, inTransaction } from './transaction.ts';
 
 export interface EnqueueResult extends QueueResult {
   job: ReleaseJob;
@@ -29,16 +30,16 @@ export interface EnqueueOptions extends EligibilityOptions {
 }
 
 /**
- * Hands a submitted release to the sandbox distributor: its background job and one queued delivery
- * per selected store (null selection = the default stores), due one step from now. UPC and ISRCs are
- * assigned here when the submission had none. Each store's ERN message is built when the store is sent
- * the release, at its first step (advance-release.ts). Idempotent per release.
+ * Hands a submitted release to delivery: its background job and one queued delivery per selected
+ * store (null selection = the default stores), due when the store's adapter takes its first step.
+ * UPC and ISRCs are assigned here when the submission had none; what a store is sent (its ERN message)
+ * is its adapter's business, at that first step. Idempotent per release.
  */
 export async function enqueueRelease(
   em: EntityManager,
   submitted: Release,
   clock: Clock,
-  stepSeconds: number,
+  adapters: StoreAdapters,
   options: EnqueueOptions = {},
 ): Promise<EnqueueResult> {
   return inTransaction(em, async (tem) => {
@@ -50,7 +51,6 @@ export async function enqueueRelease(
       return { job: existing, created: false, queued: deliveries.map((d) => d.storeId), skipped: [] };
     }
     const now = clock.now();
-    const dueAt = secondsAfter(now, stepSeconds);
     const job = tem.create(ReleaseJob, { release, state: 'queued', steps: [], errors: [] });
     const selected = [...new Set(options.storeIds ?? release.distributionStoreIds ?? DEFAULT_STORE_IDS)];
     assignIdentifiers(release, options.tracks ?? (await tracksOf(tem, release)));
@@ -82,7 +82,7 @@ export async function enqueueRelease(
           statusText: 'Queued',
           urlInStore: null,
           reason: null,
-          nextStepAt: dueAt,
+          nextStepAt: adapters.forStore(storeId).firstStepAt(now),
           ugcPolicy: eligibility.ugcPolicy,
           ddexMessage: null,
           addedAfterDistribution: false,
@@ -102,7 +102,8 @@ export async function enqueueRelease(
     release.aggregateStatus ??= 'queued';
     settleJob(job, queued);
     await tem.flush();
-    if (queued.length > 0) await scheduleAdvance(tem, release.id, dueAt);
+    const dueAt = earliestStep(queued);
+    if (dueAt) await scheduleAdvance(tem, release.id, dueAt);
     return { job, created: true, queued: queued.map((d) => d.storeId), skipped };
   });
 }

@@ -6,7 +6,7 @@ import { Release } from '../releases/release.entity.ts';
 
 /**
  * The release, re-read under a row lock that waits (FOR UPDATE): distribute and takedown serialise
- * with the sandbox's steps on it, and lock the release before its deliveries as the steps do.
+ * with the delivery steps on it, and lock the release before its deliveries as the steps do.
  */
 export async function lockSubmittedRelease(em: EntityManager, releaseId: string): Promise<Release> {
   const release = await em.findOneOrFail(

@@ -3,9 +3,11 @@ import { assertReleaseId, releaseNotFound, releaseNotOwned } from '../releases/f
 import type { AggregateStatus } from '../releases/release.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { ReleaseDeliveryStatus, StoreStatus } from './distributor.ts';
+import { outageColumns, outagesOf } from './outages.ts';
 import type { JobState } from './release-job.entity.ts';
-import { GLOBAL_CONTROL_ID } from './sandbox-control.ts';
 import { storeNameOf } from './status-text.ts';
+import type { StoreAdapter } from './store-adapter.ts';
+import type { StoreAdapters } from './store-adapters.ts';
 
 /** What the rows say of a release's delivery: the status read's whole input, read in one statement. */
 export interface RecordedDelivery {
@@ -15,28 +17,26 @@ export interface RecordedDelivery {
   /** The release job's state; null before submission. */
   jobState: JobState | null;
   stores: StoreStatus[];
-  /** Why the sandbox distributor is switched offline; null while it is online. */
-  sandboxOutage: string | null;
+  /** Why an adapter of the release's stores cannot be reached (any adapter before it has stores); null while all can. */
+  outage: string | null;
 }
 
-interface Row {
+type Row = {
   account_id: string;
   aggregate_status: AggregateStatus | null;
   job_state: JobState | null;
-  offline: boolean | null;
-  offline_reason: string | null;
   stores: { storeId: number; status: DeliveryStatus; statusText: string; urlInStore: string | null }[];
-}
+};
 
-// Only the short columns the answer carries: never the DDEX messages or the release payload.
-const READ = `
+// Only the short columns the answer carries: never the DDEX messages or the release payload. The
+// adapters' outage subqueries ride along, so the read stays one statement.
+const read = (outages: string) => `
 select r.account_id, r.aggregate_status,
   (select j.state from release_jobs j where j.release_id = r.id) as job_state,
-  c.offline, c.offline_reason,
   coalesce((select json_agg(json_build_object('storeId', d.store_id, 'status', d.status,
       'statusText', d.status_text, 'urlInStore', d.url_in_store) order by d.store_id)
-    from deliveries d where d.release_id = r.id), '[]'::json) as stores
-from releases r left join sandbox_controls c on c.id = ?
+    from deliveries d where d.release_id = r.id), '[]'::json) as stores${outages ? `,\n  ${outages}` : ''}
+from releases r
 where r.id = ?`;
 
 /**
@@ -45,13 +45,15 @@ where r.id = ?`;
  */
 export async function readRecordedDelivery(
   em: EntityManager,
+  adapters: StoreAdapters,
   accountId: string,
   releaseId: string,
   field = 'release_id',
 ): Promise<RecordedDelivery> {
   assertReleaseId(releaseId, field);
   const id = releaseId.toLowerCase();
-  const [row] = await em.getConnection().execute<Row[]>(READ, [GLOBAL_CONTROL_ID, id]);
+  const columns = outageColumns(adapters);
+  const [row] = await em.getConnection().execute<Row[]>(read(columns.sql), [...columns.params, id]);
   if (!row) throw releaseNotFound(releaseId);
   if (row.account_id !== accountId) throw releaseNotOwned(releaseId);
   return {
@@ -66,8 +68,19 @@ export async function readRecordedDelivery(
       statusText: store.statusText,
       urlInStore: store.status === 'live' ? store.urlInStore : null,
     })),
-    sandboxOutage: row.offline ? (row.offline_reason ?? 'unreachable') : null,
+    outage: outageOf(adapters, outagesOf(columns, row), row.stores),
   };
+}
+
+/** The first reason of an adapter that is out and delivers to one of these stores (any, with no store). */
+function outageOf(
+  adapters: StoreAdapters,
+  outages: ReadonlyMap<StoreAdapter, string>,
+  stores: readonly { storeId: number }[],
+): string | null {
+  const serving = stores.length > 0 ? new Set(stores.map((s) => adapters.forStore(s.storeId))) : null;
+  for (const [adapter, reason] of outages) if (!serving || serving.has(adapter)) return reason;
+  return null;
 }
 
 /** The statuses as the rows hold them: `queued` (pending) until the distributor has moved a store. */

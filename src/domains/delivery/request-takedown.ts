@@ -8,13 +8,14 @@ import { lockSubmittedRelease } from './lock-release.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { statusTextOf } from './status-text.ts';
-import { inTransaction, secondsAfter } from './transaction.ts';
+import type { StoreAdapters } from './store-adapters.ts';
+import { earliestStep, inTransaction } from './transaction.ts';
 
 const TAKEABLE = new Set(['queued', 'in_inspection', 'delivered', 'live']);
 
 /**
  * The core of POST /releases/{id}/takedown: asks the stores to remove the release. Nothing is sent
- * now; each store confirms a step later (and only then do events go out). A takedown cannot be
+ * now; each store confirms at a later step (and only then do events go out). A takedown cannot be
  * un-requested. Stores without the release come back in `skipped`.
  */
 export async function requestTakedown(
@@ -22,12 +23,11 @@ export async function requestTakedown(
   target: Release,
   storeIds: readonly number[] | 'all',
   clock: Clock,
-  stepSeconds: number,
+  adapters: StoreAdapters,
 ): Promise<TakedownResult> {
   return inTransaction(em, async (tem) => {
     const release = await lockSubmittedRelease(tem, target.id);
     const now = clock.now();
-    const dueAt = secondsAfter(now, stepSeconds);
     const deliveries = await tem.find(Delivery, { release: release.id }, { refresh: true });
     const wanted =
       storeIds === 'all'
@@ -51,7 +51,7 @@ export async function requestTakedown(
       delivery.status = 'takedown_requested';
       delivery.statusText = statusTextOf('takedown_requested');
       delivery.urlInStore = null;
-      delivery.nextStepAt = dueAt;
+      delivery.nextStepAt = adapters.forStore(storeId).firstStepAt(now);
       requested.push(storeId);
     }
     const job = await tem.findOne(ReleaseJob, { release: release.id }, { refresh: true });
@@ -64,7 +64,8 @@ export async function requestTakedown(
       settleJob(job, deliveries);
     }
     await tem.flush();
-    if (requested.length > 0) await scheduleAdvance(tem, release.id, dueAt);
+    const dueAt = earliestStep(deliveries.filter((d) => requested.includes(d.storeId)));
+    if (dueAt) await scheduleAdvance(tem, release.id, dueAt);
     return { requested, skipped };
   });
 }

@@ -35,3 +35,38 @@ export async function scheduleAdvance(em: EntityManager, releaseId: string, dueA
     startAfter: dueAt,
   });
 }
+
+export const WORK_QUEUE = 'delivery.work';
+
+export interface StoreWorkData {
+  releaseId: string;
+  storeId: number;
+}
+
+/**
+ * A job on this queue runs one store's slow adapter work (uploads, polling) outside any transaction,
+ * then wakes the release (store-work.ts). `stately` keyed by store: at most one queued and one running
+ * per store, so a store's work never runs twice at once. Work may take minutes; a worker that dies
+ * stops its heartbeat and the work is retried, with backoff like a throw.
+ */
+export const workQueue: QueueDefinition = {
+  name: WORK_QUEUE,
+  policy: 'stately',
+  retryLimit: 10,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 300,
+  expireInSeconds: 3600,
+  notify: true,
+};
+
+const WORK_HEARTBEAT_SECONDS = 30;
+
+/** Runs the store's adapter work, committed with the caller's transaction (the step that asked for it). */
+export async function scheduleWork(em: EntityManager, releaseId: string, storeId: number): Promise<void> {
+  const data: StoreWorkData = { releaseId, storeId };
+  await sendInTransaction(em, WORK_QUEUE, data, {
+    singletonKey: `${releaseId}:${storeId}`,
+    heartbeatSeconds: WORK_HEARTBEAT_SECONDS,
+  });
+}

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CommitClearedCache } from '../../platform/cache/commit-cleared-cache.ts';
 import { releaseNotOwned } from '../releases/find-release.ts';
 import { type RecordedDelivery, readRecordedDelivery } from './recorded-delivery.ts';
+import type { StoreAdapters } from './store-adapters.ts';
 
 /** The safety net: however invalidation fares, a cached status is at most this old. */
 export const STATUS_CACHE_TTL_MS = 5_000;
@@ -12,8 +13,11 @@ export const STATUS_CACHE_TTL_MS = 5_000;
  * hit: another account's release answers `release_not_owned`, as uncached.
  */
 export class ReleaseStatusCache extends CommitClearedCache<RecordedDelivery> {
-  constructor() {
+  readonly #adapters: StoreAdapters;
+
+  constructor(adapters: StoreAdapters) {
     super('release-status', { max: 20_000, ttlMs: STATUS_CACHE_TTL_MS });
+    this.#adapters = adapters;
   }
 
   /** The caller's release's recorded delivery, from the cache or one statement (see readRecordedDelivery). */
@@ -24,7 +28,7 @@ export class ReleaseStatusCache extends CommitClearedCache<RecordedDelivery> {
     field: string,
   ): Promise<RecordedDelivery> {
     const recorded = await this.read(releaseId.toLowerCase(), () =>
-      readRecordedDelivery(em(), accountId, releaseId, field),
+      readRecordedDelivery(em(), this.#adapters, accountId, releaseId, field),
     );
     if (recorded.accountId !== accountId) throw releaseNotOwned(releaseId);
     return recorded;

@@ -20,9 +20,3 @@ export function statusTextOf(status: DeliveryStatus, reason: string | null = nul
 export function storeNameOf(storeId: number): string {
   return findStore(storeId)?.name ?? `Store ${storeId}`;
 }
-
-/** Where the sandbox says a live release can be found in a store. */
-export function sandboxStoreUrl(storeId: number, releaseId: string): string {
-  const alias = findStore(storeId)?.aliases[0] ?? `store-${storeId}`;
-  return `https://${alias}.sandbox.example/release/${releaseId}`;
-}

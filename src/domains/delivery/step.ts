@@ -7,10 +7,8 @@ import { aggregateStatusOf, emitApproved, emitStatusChanged, emitTakedownComplet
 import { addError, addStep, hasStep, settleJob } from './job.ts';
 import { tracksOf } from './release-content.ts';
 import type { ReleaseJob } from './release-job.entity.ts';
-import type { SandboxControl } from './sandbox-control.entity.ts';
-import { instructionFor } from './sandbox-control.ts';
-import { sandboxStoreUrl, statusTextOf, storeNameOf } from './status-text.ts';
-import { secondsAfter } from './transaction.ts';
+import { statusTextOf, storeNameOf } from './status-text.ts';
+import type { ReportedStatus, StepOutcome } from './store-adapter.ts';
 
 export interface Move {
   delivery: Delivery;
@@ -20,52 +18,54 @@ export interface Move {
 
 const APPROVED_STEP = 'release.approved';
 
-/** A store leaving `queued` is sent the release (even one that then rejects it), unless it left the catalogue. */
-export const sendsRelease = (move: Move): boolean =>
-  move.from === 'queued' && findStore(move.delivery.storeId) !== undefined;
-const FORWARD: Partial<Record<DeliveryStatus, DeliveryStatus>> = {
-  queued: 'in_inspection',
-  in_inspection: 'delivered',
-  delivered: 'live',
+/** Where a store can go from each status: forward, or out (rejected, failed); a takedown only confirms. */
+const REPORTABLE: Partial<Record<DeliveryStatus, readonly ReportedStatus[]>> = {
+  queued: ['in_inspection', 'delivered', 'live', 'rejected', 'failed'],
+  in_inspection: ['delivered', 'live', 'rejected', 'failed'],
+  delivered: ['live', 'rejected', 'failed'],
+  takedown_requested: ['taken_down'],
 };
 
-/** One store's next step, honouring the sandbox's reject/fail instruction for it. */
-export function step(
+const DEFAULT_REASON: Partial<Record<ReportedStatus, string>> = {
+  rejected: 'The store rejected the release.',
+  failed: 'The store did not accept the delivery.',
+};
+
+/**
+ * A store that left the catalogue after the release was queued for it: there is no store to send to,
+ * whichever adapter would have, so it fails at its first step without its adapter being asked.
+ */
+export function withdrawnOutcome(delivery: Readonly<Delivery>): StepOutcome | null {
+  if (delivery.status !== 'queued' || findStore(delivery.storeId)) return null;
+  return {
+    status: 'failed',
+    reason: `Store ${delivery.storeId} is no longer in the distribution catalogue (GET /v1/distribution-stores); the release was not sent to it.`,
+    nextStepAt: null,
+  };
+}
+
+/** Writes what the adapter says of a store to its row; the move, when its status changed. */
+export function applyOutcome(
   delivery: Delivery,
-  release: Release,
-  control: SandboxControl | null,
+  outcome: StepOutcome,
+  adapter: string,
   now: Date,
-  stepSeconds: number,
 ): Move | null {
   const from: DeliveryStatus = delivery.status;
-  const forward = FORWARD[from];
-  let to: DeliveryStatus | null = null;
-  if (forward) {
-    const instruction = instructionFor(control, release.id, delivery.storeId);
-    if (from === 'queued' && !findStore(delivery.storeId)) {
-      // Withdrawn from the catalogue after the release was queued for it: there is no store to send to.
-      to = 'failed';
-      delivery.reason = `Store ${delivery.storeId} is no longer in the distribution catalogue (GET /v1/distribution-stores); the release was not sent to it.`;
-    } else if (instruction?.action === 'reject') {
-      to = 'rejected';
-      delivery.reason = instruction.reason ?? 'The store rejected the release.';
-    } else if (instruction?.action === 'fail') {
-      to = 'failed';
-      delivery.reason = instruction.reason ?? 'The store did not accept the delivery.';
-    } else {
-      to = forward;
-    }
-  } else if (from === 'takedown_requested') {
-    to = 'taken_down';
-  }
-  if (!to) {
-    delivery.nextStepAt = null;
+  const to = outcome.status;
+  delivery.nextStepAt = outcome.nextStepAt;
+  if (outcome.sentMessage !== undefined) delivery.ddexMessage = outcome.sentMessage;
+  if (!to || to === from) {
+    if (outcome.statusText !== undefined) delivery.statusText = outcome.statusText;
     return null;
   }
+  if (!REPORTABLE[from]?.includes(to)) {
+    throw new Error(`The ${adapter} adapter moved store ${delivery.storeId} from ${from} to ${to}.`);
+  }
+  if (to === 'rejected' || to === 'failed') delivery.reason = outcome.reason ?? DEFAULT_REASON[to] ?? null;
   delivery.status = to;
-  delivery.statusText = statusTextOf(to, delivery.reason);
-  delivery.urlInStore = to === 'live' ? sandboxStoreUrl(delivery.storeId, release.id) : null;
-  delivery.nextStepAt = to === 'in_inspection' || to === 'delivered' ? secondsAfter(now, stepSeconds) : null;
+  delivery.statusText = outcome.statusText ?? statusTextOf(to, delivery.reason);
+  delivery.urlInStore = to === 'live' ? (outcome.urlInStore ?? null) : null;
   if (to === 'live') delivery.liveAt ??= now;
   if (to === 'taken_down') delivery.statusBeforeTakedown = null;
   return { delivery, from, to };

@@ -1,9 +1,12 @@
 import { type Distributor, DistributorOfflineError, type ReleaseDeliveryStatus } from './distributor.ts';
 import { type RecordedDelivery, recordedStatuses } from './recorded-delivery.ts';
 
-/** The sandbox's live read: the rows, unless the sandbox was switched offline. */
-export function sandboxStatus(recorded: RecordedDelivery): ReleaseDeliveryStatus {
-  if (recorded.sandboxOutage !== null) throw new DistributorOfflineError(recorded.sandboxOutage);
+/**
+ * The live read: the rows, which every adapter keeps up to date at its steps, unless an adapter of the
+ * release's stores is out.
+ */
+export function deliveryStatus(recorded: RecordedDelivery): ReleaseDeliveryStatus {
+  if (recorded.outage !== null) throw new DistributorOfflineError(recorded.outage);
   return recordedStatuses(recorded);
 }
 

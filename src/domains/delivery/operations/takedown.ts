@@ -38,7 +38,7 @@ export function readTakedownTarget(raw: unknown): 'all' | number[] {
 /**
  * POST /releases/{id}/takedown: asks stores to remove a submitted release (one transaction, release row
  * locked first). Irreversible: a requested takedown cannot be cancelled. Stores confirm over the next
- * sandbox steps (`release.takedown_completed` then); stores without the release come back skipped.
+ * delivery steps (`release.takedown_completed` then); stores without the release come back skipped.
  */
 export async function takedownStores(
   em: EntityManager,

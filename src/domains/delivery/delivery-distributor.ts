@@ -1,0 +1,34 @@
+import type { Release } from '../releases/release.entity.ts';
+import { addStores } from './add-stores.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Distributor } from './distributor.ts';
+import { enqueueRelease } from './enqueue-release.ts';
+import { requestTakedown } from './request-takedown.ts';
+import type { StoreAdapters } from './store-adapters.ts';
+import { deliveryStatus } from './store-statuses.ts';
+
+/** The release's stored UGC policy choices, applied to the stores it is delivered to. */
+const ugcPoliciesOf = (release: Release) => ({ ugcPolicies: release.ugcPolicies ?? {} });
+
+/**
+ * The Distributor port as Tributary implements it: the delivery core keeps each store's delivery in
+ * rows (deliveries, release_jobs) and moves it through its store's adapter, chosen per store by
+ * `adapters`; the delivery job (`advanceRelease`) steps a release when it wakes (see schedule.ts).
+ */
+export function createDeliveryDistributor(options: { adapters: StoreAdapters; clock?: Clock }): Distributor {
+  const { adapters } = options;
+  const clock = options.clock ?? systemClock;
+  return {
+    async deliver(em, release, at, tracks) {
+      const { queued, skipped } = await enqueueRelease(em, release, { now: () => at }, adapters, {
+        ...ugcPoliciesOf(release),
+        tracks,
+      });
+      return { queued, skipped };
+    },
+    addStores: (em, release, storeIds) =>
+      addStores(em, release, storeIds, clock, adapters, ugcPoliciesOf(release)),
+    takedown: (em, release, storeIds) => requestTakedown(em, release, storeIds, clock, adapters),
+    status: async (recorded) => deliveryStatus(recorded),
+  };
+}
