@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { sandboxOnly } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
@@ -39,7 +40,7 @@ describe('the ERN messages of a real submission', () => {
 
     const clock = new ManualClock(new Date());
     clock.advance(300);
-    await advanceDue(app().em(), clock, 300);
+    await advanceDue(app().em(), clock, sandboxOnly({ stepSeconds: 300 }));
     const deliveries = await app()
       .em()
       .find(Delivery, { release: releaseId }, { orderBy: { storeId: 'asc' } });

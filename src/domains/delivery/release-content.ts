@@ -12,7 +12,6 @@ import {
   type ErnImageFile,
   type NewReleaseMessageInput,
 } from './ddex.ts';
-import type { Delivery } from './delivery.entity.ts';
 import { assignIsrc, assignUpc } from './identifiers.ts';
 
 /** A file of the release's DDEX package: where the message puts it, and the stored file it is. */
@@ -165,20 +164,4 @@ export function takedownMessageFor(
   now: Date,
 ) {
   return buildTakedownMessage({ ...messageInput(content, storeId, ugcPolicy, now), takenDownAt: now });
-}
-
-/**
- * Builds the ERN message of each store the release is being sent to now (a store's first step, in
- * that step's transaction) and keeps it on the store's delivery row.
- */
-export async function recordMessages(
-  em: EntityManager,
-  release: Release,
-  sent: readonly Delivery[],
-  now: Date,
-): Promise<void> {
-  if (sent.length === 0) return;
-  const content = await loadContent(em, release);
-  for (const delivery of sent)
-    delivery.ddexMessage = messageFor(content, delivery.storeId, delivery.ugcPolicy ?? null, now);
 }
