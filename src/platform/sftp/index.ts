@@ -9,4 +9,5 @@ export {
   UnreachableError,
 } from './errors.ts';
 export { fingerprintOf, parseHostKeyFingerprint } from './host-key.ts';
+export { privateKeyProblem } from './private-key.ts';
 export { type Chunks, type RemoteEntry, SftpSession, temporaryNameOf } from './session.ts';

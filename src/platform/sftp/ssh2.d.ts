@@ -65,6 +65,7 @@ declare module 'ssh2' {
 
   interface ParsedKey {
     type: string;
+    isPrivateKey(): boolean;
   }
 
   const ssh2: {
