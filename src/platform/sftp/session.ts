@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { Client, SFTPWrapper, Stats } from 'ssh2';
 import { ConnectionLostError, PermissionDeniedError, SftpError } from './errors.ts';
@@ -157,16 +158,17 @@ export class SftpSession {
 
   /**
    * Writes `source` to a temporary name beside `path` (`.<name>.part`), then renames it into place, so
-   * the final name never holds a partial file. A failure (the source's, the server's, a dropped
+   * the final name never holds a partial file. Resolves with the bytes sent and their SHA-256 (hex). A failure (the source's, the server's, a dropped
    * connection) rejects; the temporary file is removed when the connection still allows it.
    */
-  async upload(path: string, source: Chunks): Promise<{ bytes: number }> {
+  async upload(path: string, source: Chunks): Promise<{ bytes: number; sha256: string }> {
     const final = this.remotePath(path);
     const temporary = temporaryNameOf(final);
     const handle = await this.request<Buffer>('write', temporary, (done) =>
       this.sftp.open(temporary, 'w', done),
     );
     let position = 0;
+    const hash = createHash('sha256');
     let failure: unknown = null;
     const inFlight = new Set<Promise<void>>();
     let open = true;
@@ -178,6 +180,7 @@ export class SftpSession {
             ? Buffer.from(chunk)
             : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         if (bytes.length === 0) continue;
+        hash.update(bytes);
         const at = position;
         position += bytes.length;
         const write: Promise<void> = this.request<void>('write', temporary, (done) =>
@@ -196,7 +199,7 @@ export class SftpSession {
       open = false;
       await this.request<void>('write', temporary, (done) => this.sftp.close(handle, done));
       await this.rename(temporary, final, true);
-      return { bytes: position };
+      return { bytes: position, sha256: hash.digest('hex') };
     } catch (error) {
       await Promise.all(inFlight);
       if (open) await this.closeHandle(handle, temporary);
@@ -212,10 +215,10 @@ export class SftpSession {
   async uploadUnlessComplete(
     path: string,
     size: number,
-    open: () => Chunks,
+    open: () => Chunks | Promise<Chunks>,
   ): Promise<'skipped' | 'uploaded'> {
     if ((await this.size(path)) === size) return 'skipped';
-    const { bytes } = await this.upload(path, open());
+    const { bytes } = await this.upload(path, await open());
     if (bytes !== size) {
       throw new SftpError(
         'remote_failure',

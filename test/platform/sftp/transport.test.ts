@@ -54,12 +54,14 @@ describe('SFTP transport against a real OpenSSH server', () => {
           }
         }
       }
-      const { bytes } = await session.upload('batch/release-1/resources/audio.flac', source());
+      const { bytes, sha256 } = await session.upload('batch/release-1/resources/audio.flac', source());
       expect(bytes).toBe(6 * MB);
       expect(seen.length).toBe(6);
       expect(seen.every((each) => !each.final && each.temporary)).toBe(true);
       expect(existsSync(temporary)).toBe(false);
-      expect(createHash('sha256').update(readFileSync(final)).digest('hex')).toBe(hash.digest('hex'));
+      const expected = hash.digest('hex');
+      expect(sha256).toBe(expected);
+      expect(createHash('sha256').update(readFileSync(final)).digest('hex')).toBe(expected);
       expect(await session.size('batch/release-1/resources/audio.flac')).toBe(6 * MB);
     } finally {
       await session.close();
