@@ -191,7 +191,7 @@ describe('store connections over SFTP (npm run admin -- store:…)', () => {
       [
         { store: '99999' },
         undefined,
-        'No store "99999" in the catalog: give a store id or alias from GET /v1/stores.',
+        'No store "99999" in the catalog: give a store id or alias from GET /v1/distribution-stores.',
       ],
       [{ store: '305', sftp: 'ftp://u@h/x' }, undefined, '--sftp must start with sftp://'],
       [{ store: '305', sftp: 'sftp://u:pw@h:22/x' }, undefined, 'must not hold a password'],

@@ -15,7 +15,7 @@ export function catalogStore(idOrAlias: string | number): Store {
   const store = id === null ? undefined : findStore(id);
   if (!store) {
     throw notFound(
-      `No store "${idOrAlias}" in the catalog: give a store id or alias from GET /v1/stores.`,
+      `No store "${idOrAlias}" in the catalog: give a store id or alias from GET /v1/distribution-stores.`,
       'unknown_store',
     );
   }
