@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,8 @@ export interface SftpServer {
   port: number;
   /** The user the tests log in as (the one running them: root on CI and here). */
   username: string;
+  /** A user without privileges the same key logs in as (`nobody`): root-owned directories refuse it writes. */
+  unprivilegedUser: string;
   /** The directory served as the connections' root (a real directory on this machine). */
   root: string;
   /** The host key's fingerprint as OpenSSH prints it (`SHA256:…`). */
@@ -81,6 +83,8 @@ function listening(port: number): Promise<boolean> {
  */
 export async function startSftpServer(): Promise<SftpServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tributary-sftp-'));
+  // Reachable by `nobody` (the unprivileged user), which sshd reads authorized_keys as.
+  chmodSync(dir, 0o755);
   const root = path.join(dir, 'root');
   mkdirSync(root);
   // Privilege separation needs this directory (systemd makes it when sshd runs as a service).
@@ -89,7 +93,7 @@ export async function startSftpServer(): Promise<SftpServer> {
   const clientKeyFile = path.join(dir, 'client_ed25519');
   keygen(hostKeyFile);
   keygen(clientKeyFile);
-  writeFileSync(path.join(dir, 'authorized_keys'), readFileSync(`${clientKeyFile}.pub`));
+  writeFileSync(path.join(dir, 'authorized_keys'), readFileSync(`${clientKeyFile}.pub`), { mode: 0o644 });
   const port = await freePort();
   const config = path.join(dir, 'sshd_config');
   writeFileSync(
@@ -147,6 +151,7 @@ export async function startSftpServer(): Promise<SftpServer> {
     host: '127.0.0.1',
     port,
     username: execFileSync('id', ['-un'], { encoding: 'utf8' }).trim(),
+    unprivilegedUser: 'nobody',
     root,
     hostKey: fingerprint(`${hostKeyFile}.pub`),
     privateKey: readFileSync(clientKeyFile, 'utf8'),

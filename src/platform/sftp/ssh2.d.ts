@@ -61,6 +61,7 @@ declare module 'ssh2' {
     sftp(cb: Callback<SFTPWrapper>): void;
     end(): this;
     destroy(): this;
+    setNoDelay(noDelay: boolean): void;
   }
 
   interface ParsedKey {

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../src/platform/free-port.ts';
@@ -8,6 +10,7 @@ import {
   ConnectionLostError,
   HostKeyMismatchError,
   openSftp,
+  PermissionDeniedError,
   type SftpTarget,
   UnreachableError,
 } from '../../../src/platform/sftp/index.ts';
@@ -162,6 +165,55 @@ describe('SFTP transport against a real OpenSSH server', () => {
         "Check the host and port of the connection and that this machine may connect to it (firewall, the store's allow-list).",
     );
     expect(error.retryable).toBe(true);
+  });
+
+  it('names a permission the server refuses', async () => {
+    mkdirSync(local('read-only'), { mode: 0o755 });
+    const session = await openSftp(target({ username: server.unprivilegedUser }));
+    try {
+      expect(await session.list('read-only')).toEqual([]);
+      const error = await session.upload('read-only/audio.flac', [Buffer.from('x')]).catch((e) => e);
+      expect(error).toBeInstanceOf(PermissionDeniedError);
+      expect(error.message).toBe(
+        `The SFTP server at 127.0.0.1:${server.port} refused to write ${server.root}/read-only/.audio.flac.part for user "nobody" (permission denied): ask the store to let this user write under the connection's root, or fix the root in the connection's URL.`,
+      );
+      expect(existsSync(local('read-only/audio.flac'))).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a source that fails mid-upload rejects with its error and leaves nothing behind', async () => {
+    const session = await openSftp(target());
+    try {
+      await session.mkdirp('broken');
+      async function* source() {
+        yield randomBytes(MB);
+        throw new Error('the storage read failed');
+      }
+      await expect(session.upload('broken/audio.flac', source())).rejects.toThrow('the storage read failed');
+      expect(await session.list('broken')).toEqual([]);
+      expect(session.lost).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a server that never answers is unreachable after the connect time-out', async () => {
+    const silent = createServer(() => {}).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const error = await openSftp(target({ port }), { connectMs: 500 }).catch((e) => e);
+      expect(error).toBeInstanceOf(UnreachableError);
+      expect(error.message).toContain(
+        `at 127.0.0.1:${port}: no answer within 0.5 s waiting for an SSH answer.`,
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.close();
+    }
   });
 
   it('a connection dropped mid-file fails with ConnectionLostError and leaves no final-named file', async () => {
