@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { buildAppServices, closeAppServices } from '../schema/services.ts';
+import { checkSettingsAgainstData } from '../schema/start-checks.ts';
 import { ConfigError, loadConfig } from '../src/platform/config.ts';
 import { connectDatabase } from '../src/platform/db/connect.ts';
 import { StartError } from '../src/platform/db/start-error.ts';
@@ -129,6 +130,10 @@ const database = await step(
     return 0;
   },
 );
+await checkSettingsAgainstData(config, database.orm).catch(async (error) => {
+  await database.close().catch(() => {});
+  return stopOnStartError(error);
+});
 const services = await step(
   'services',
   () => buildAppServices(config, database.orm, logger, version),

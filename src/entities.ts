@@ -18,6 +18,7 @@ import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
+import { StoreConnection } from './domains/store-connections/store-connection.entity.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
 import { EmailChallenge } from './domains/verified-email/email-challenge.entity.ts';
@@ -55,4 +56,5 @@ export const entities = [
   Partner,
   OutboxMail,
   EmailChallenge,
+  StoreConnection,
 ];

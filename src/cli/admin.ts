@@ -3,6 +3,7 @@
  * Works against DATABASE_URL or, without it, the embedded database under DATA_DIR (shared with a
  * running server, started and stopped otherwise).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pino } from 'pino';
@@ -22,6 +23,15 @@ import {
   listPartners,
   partnerView,
 } from '../domains/partners/manage-partners.ts';
+import {
+  type Credential,
+  connectionView,
+  connectStore,
+  disconnectStore,
+  listStoreConnections,
+  requireSenderIdentity,
+  testStoreConnection,
+} from '../domains/store-connections/index.ts';
 import { type AppConfig, loadConfig } from '../platform/config.ts';
 import { connectDatabase } from '../platform/db/connect.ts';
 import { AppError, invalidRequest, notFound } from '../platform/errors.ts';
@@ -29,6 +39,7 @@ import { notifyInvalidation } from '../platform/events/postgres-invalidations.ts
 import { createRedisPubSub } from '../platform/events/pubsub.ts';
 import { redisNamespace } from '../platform/redis-namespace.ts';
 import { assertNodeVersion } from '../platform/runtime.ts';
+import { loadSecretKey } from '../platform/secret-box.ts';
 
 const USAGE = `usage: npm run admin -- <command> [options]
   account:create --email E [--password P] [--first-name F] [--last-name L] [--credits N] [--scopes svc:mcp,svc:fraud]
@@ -40,7 +51,12 @@ const USAGE = `usage: npm run admin -- <command> [options]
   partner:create --name N --redirect-uri U [--provenance TAG]
   partner:list
   partner:disable --client-id ID
-  mail:list      [--limit N]   (the embedded outbox, newest first)`;
+  mail:list      [--limit N]   (the embedded outbox, newest first)
+  store:connect  --store ID --sftp sftp://USER@HOST:PORT/ROOT (--private-key-file FILE | --password-env VAR)
+                 --host-key SHA256:... --recipient-dpid PADPIDA... --recipient-name NAME [--choreography release|batch]
+  store:test     --store ID   (logs in over SFTP and lists the root; docs/delivery.md)
+  store:connections
+  store:disconnect --store ID`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -62,6 +78,14 @@ const OPTIONS = {
   provenance: { type: 'string' },
   'client-id': { type: 'string' },
   limit: { type: 'string' },
+  store: { type: 'string' },
+  sftp: { type: 'string' },
+  'private-key-file': { type: 'string' },
+  'password-env': { type: 'string' },
+  'host-key': { type: 'string' },
+  'recipient-dpid': { type: 'string' },
+  'recipient-name': { type: 'string' },
+  choreography: { type: 'string' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -124,10 +148,66 @@ async function createAccountWithToken(
   return { accountId: account.id, email: account.email, token: issued.token };
 }
 
+/** The credential store:connect was given: a private key file's contents or a named variable's value. */
+function readCredential(options: Options): Credential {
+  const file = options['private-key-file'];
+  const variable = options['password-env'];
+  if ((file === undefined) === (variable === undefined)) {
+    throw invalidRequest('give exactly one of --private-key-file FILE or --password-env VAR');
+  }
+  if (file !== undefined) {
+    try {
+      return { method: 'private_key', privateKey: readFileSync(file, 'utf8') };
+    } catch (error) {
+      throw invalidRequest(
+        `--private-key-file ${file} cannot be read (${(error as NodeJS.ErrnoException).code})`,
+      );
+    }
+  }
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable!)) {
+    throw invalidRequest(`--password-env takes the name of an environment variable, not "${variable}"`);
+  }
+  const password = process.env[variable!];
+  if (!password) {
+    throw invalidRequest(
+      `--password-env ${variable}: that variable is not set here; export it, then run the command again`,
+    );
+  }
+  return { method: 'password', password };
+}
+
+function required(options: Options, name: keyof Options): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value === '') throw invalidRequest(`--${name} is required`);
+  return value;
+}
+
+const secretKeyOf = (config: AppConfig) => loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
+
 const commands: Record<
   string,
-  (em: EntityManager, options: Options, args: string[]) => Promise<Record<string, unknown>>
+  (em: EntityManager, options: Options, args: string[], config: AppConfig) => Promise<Record<string, unknown>>
 > = {
+  'store:connect': async (em, options, _args, config) => {
+    requireSenderIdentity(config);
+    const input = {
+      store: required(options, 'store'),
+      sftpUrl: required(options, 'sftp'),
+      hostKey: required(options, 'host-key'),
+      recipientDpid: required(options, 'recipient-dpid'),
+      recipientName: required(options, 'recipient-name'),
+      choreography: options.choreography,
+      credential: readCredential(options),
+    };
+    return connectionView(await connectStore(em, input, { secretKey: secretKeyOf(config), config }));
+  },
+  'store:test': async (em, options, _args, config) =>
+    testStoreConnection(em, required(options, 'store'), { secretKey: secretKeyOf(config) }),
+  'store:connections': async (em) => ({ connections: (await listStoreConnections(em)).map(connectionView) }),
+  'store:disconnect': async (em, options) => {
+    const connection = await disconnectStore(em, required(options, 'store'));
+    return { storeId: connection.storeId, disconnected: true };
+  },
   'partner:create': async (em, options) => {
     if (!options.name) throw invalidRequest('--name is required');
     if (!options['redirect-uri']) throw invalidRequest('--redirect-uri is required');
@@ -215,11 +295,14 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  // Settings from a .env file in the working directory, as the server reads them (the secret-box key and
+  // the DDEX sender must be the server's); variables set in the environment win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const log = pino({ level: 'warn' }, pino.destination(2));
   const database = await connectDatabase(config, log, { shareRunning: true });
   try {
-    const result = await command(database.orm.em.fork(), parsed.values, parsed.positionals.slice(1));
+    const result = await command(database.orm.em.fork(), parsed.values, parsed.positionals.slice(1), config);
     if (parsed.positionals[0] === 'token:revoke') {
       await announceRevocation(config, database.orm.em.fork(), String(result.tokenId));
     }

@@ -10,6 +10,9 @@ const url = (protocols: string[]) =>
     message: `must use ${protocols.join(' or ')}`,
   });
 
+/** A DDEX party id (DPID): `PADPIDA` and 11 letters or digits. */
+export const DPID_PATTERN = /^PADPIDA[A-Za-z0-9]{11}$/;
+
 const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -51,6 +54,11 @@ const configSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
     DISTRIBUTOR: z.enum(['sandbox']).default('sandbox'),
+    DDEX_SENDER_DPID: z
+      .string()
+      .regex(DPID_PATTERN, 'must be a DDEX party id: PADPIDA and 11 letters or digits')
+      .optional(),
+    DDEX_SENDER_NAME: z.string().trim().min(1).max(200).optional(),
     SANDBOX_STEP_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
     AI_DETECTION_URL: url(['http', 'https']).optional(),
     AI_DETECTION_API_KEY: z.string().min(1).max(500).optional(),
@@ -117,6 +125,10 @@ const configSchema = z
   .refine((c) => c.COVER_ART_PROVIDER !== 'gemini' || c.GEMINI_API_KEY, {
     message: 'GEMINI_API_KEY is required when COVER_ART_PROVIDER=gemini',
     path: ['GEMINI_API_KEY'],
+  })
+  .refine((c) => !c.DDEX_SENDER_DPID === !c.DDEX_SENDER_NAME, {
+    message: 'DDEX_SENDER_DPID and DDEX_SENDER_NAME must be set together (the sender of DDEX messages)',
+    path: ['DDEX_SENDER_DPID'],
   })
   .refine((c) => !c.STRIPE_SECRET_KEY || (c.STRIPE_WEBHOOK_SECRET && c.STRIPE_PUBLISHABLE_KEY), {
     message: 'STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY are required with STRIPE_SECRET_KEY',
