@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { createSftpAdapter } from '../../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
@@ -94,9 +95,13 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     await em.flush();
   }
 
-  async function delivering(storeIds: number[], connected: number[], options: { trackCount?: number } = {}) {
+  async function delivering(
+    storeIds: number[],
+    connected: number[],
+    options: { trackCount?: number; storage?: ObjectStorage } = {},
+  ) {
     const sftp = createSftpAdapter({
-      storage,
+      storage: options.storage ?? storage,
       secretKey,
       sender: { dpid: SENDER.DDEX_SENDER_DPID, name: SENDER.DDEX_SENDER_NAME },
       settings: SETTINGS,
@@ -106,7 +111,10 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
       createSandboxAdapter({ stepSeconds: 0.2 }),
       new Map(connected.map((id) => [id, sftp])),
     );
-    const { releaseId, accountId } = await submittedRelease(orm(), { storeIds, ...options });
+    const { releaseId, accountId } = await submittedRelease(orm(), {
+      storeIds,
+      trackCount: options.trackCount,
+    });
     await storeBytes(accountId);
     const em = orm().em.fork();
     await em.transactional(async (tem) => {
@@ -236,5 +244,92 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     expect(failed.reason).toMatch(/^Store unreachable after 3 attempts: .*host key/i);
     // Nothing was sent to a server that is not the store.
     expect(readdirSync(path.join(server.root, 'wrongkey'))).toEqual([]);
+  });
+
+  it('a connection dropped in the middle of a file: the next attempt sends only what is missing, the store gets the package once', async () => {
+    const dsp = simulate('drop');
+    await connect(302, '/drop', 'release');
+    const reads = new Map<string, number>();
+    let dropped = false;
+    // Real storage; the second file read makes the server kill the session half-way through it.
+    const dropping: ObjectStorage = {
+      ...storage,
+      async get(key) {
+        const count = (reads.get(key) ?? 0) + 1;
+        reads.set(key, count);
+        const stream = await storage.get(key);
+        if (reads.size !== 2 || dropped) return stream;
+        dropped = true;
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        const bytes = Buffer.concat(chunks);
+        return Readable.from(
+          (async function* () {
+            yield bytes.subarray(0, 1000);
+            server.dropSessions();
+            await new Promise((r) => setTimeout(r, 300));
+            yield bytes.subarray(1000);
+          })(),
+        );
+      },
+    };
+    const { releaseId } = await delivering([302], [302], { trackCount: 2, storage: dropping });
+    const live = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    expect(dropped).toBe(true);
+    // Three files (two tracks, the cover): the one cut off was read twice, the others once.
+    expect([...reads.values()].sort()).toEqual([1, 1, 2]);
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK']);
+  });
+
+  it('a stored file that does not hash to what the message says is never left on the server; the store fails', async () => {
+    const dsp = simulate('integrity');
+    await connect(302, '/integrity', 'release');
+    const tampered: ObjectStorage = {
+      ...storage,
+      async get(key) {
+        const stream = await storage.get(key);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        const bytes = Buffer.concat(chunks);
+        bytes[0] = bytes[0]! ^ 0xff;
+        return Readable.from([bytes]);
+      },
+    };
+    const { releaseId } = await delivering([302], [302], { trackCount: 1, storage: tampered });
+    const failed = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'failed',
+      WAIT,
+    );
+    expect(failed.reason).toMatch(
+      /^Store unreachable after 3 attempts: .*hashes to [0-9a-f]{64}.*not the message's/,
+    );
+    expect(dsp.received).toEqual([]);
+    const [batch] = readdirSync(path.join(server.root, 'integrity'));
+    expect(readdirSync(path.join(server.root, 'integrity', batch!, 'resources'))).toEqual([]);
+  });
+
+  it('an error the store says a re-send fixes (ManualCheckRequired false) is sent again as a new package', async () => {
+    let answers = 0;
+    const dsp = simulate('resend', () =>
+      answers++ === 0
+        ? { fileStatus: 'ResourceCorrupt', errorText: 'checksum', manualCheckRequired: false }
+        : null,
+    );
+    await connect(302, '/resend', 'release');
+    const { releaseId } = await delivering([302], [302], { trackCount: 1 });
+    const live = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['ResourceCorrupt', 'FileOK']);
+    expect(readdirSync(path.join(server.root, 'resend'))).toHaveLength(2);
   });
 });
