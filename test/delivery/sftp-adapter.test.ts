@@ -9,6 +9,7 @@ import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbo
 import { createSftpAdapter } from '../../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
 import { systemClock } from '../../src/domains/delivery/clock.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
+import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
 import { storeAdapters } from '../../src/domains/delivery/store-adapters.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { connectStore } from '../../src/domains/store-connections/index.ts';
@@ -98,13 +99,13 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
   async function delivering(
     storeIds: number[],
     connected: number[],
-    options: { trackCount?: number; storage?: ObjectStorage } = {},
+    options: { trackCount?: number; storage?: ObjectStorage; settings?: Partial<typeof SETTINGS> } = {},
   ) {
     const sftp = createSftpAdapter({
       storage: options.storage ?? storage,
       secretKey,
       sender: { dpid: SENDER.DDEX_SENDER_DPID, name: SENDER.DDEX_SENDER_NAME },
-      settings: SETTINGS,
+      settings: { ...SETTINGS, ...options.settings },
       timeouts: { connectMs: 3000 },
     });
     const adapters = storeAdapters(
@@ -123,7 +124,7 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     const logger = createLogger('silent');
     jobs = await startJobs({ url: String(orm().config.get('clientUrl')), logger });
     stopRunner = await startDeliveryRunner({ boss: jobs.boss, em: () => orm().em.fork(), logger, adapters });
-    return { releaseId, accountId };
+    return { releaseId, accountId, adapters };
   }
 
   const storeRow = async (releaseId: string, storeId: number) =>
@@ -331,5 +332,58 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     expect(live.status).toBe('live');
     expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['ResourceCorrupt', 'FileOK']);
     expect(readdirSync(path.join(server.root, 'resend'))).toHaveLength(2);
+  });
+
+  it('a takedown to a connected store is delivered the same way: a package of its own, acknowledged', async () => {
+    const dsp = simulate('takedown');
+    await connect(302, '/takedown', 'release');
+    const { releaseId, adapters } = await delivering([302], [302], { trackCount: 1 });
+    await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    const em = orm().em.fork();
+    const release = await em.findOneOrFail(Release, { id: releaseId });
+    expect((await requestTakedown(em, release, [302], systemClock, adapters)).requested).toEqual([302]);
+    const down = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'taken_down',
+      WAIT,
+    );
+    expect(down.statusText).toBe('Takedown delivered');
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK', 'FileOK']);
+    expect(dsp.received[1]!.message).toContain('<EndDate>');
+    expect(dsp.received[1]!.message).toContain('<MessageControlType>LiveMessage</MessageControlType>');
+    const batches = readdirSync(path.join(server.root, 'takedown')).sort();
+    expect(batches).toHaveLength(2);
+    // The takedown sends the message alone: the store has the resources.
+    expect(readdirSync(path.join(server.root, 'takedown', batches[1]!)).sort()).toEqual(
+      [
+        `ACK_${(await releaseOf(orm(), releaseId)).upc}.xml`,
+        `${(await releaseOf(orm(), releaseId)).upc}.xml`,
+      ].sort(),
+    );
+  });
+
+  it('a store that does not acknowledge keeps showing "Awaiting acknowledgement", then says since when', async () => {
+    await connect(302, '/silent', 'release');
+    const { releaseId } = await delivering([302], [302], {
+      trackCount: 1,
+      settings: { ackWindowSeconds: 1.5 },
+    });
+    const awaiting = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.statusText === 'Awaiting acknowledgement',
+      WAIT,
+    );
+    expect(awaiting).toMatchObject({ status: 'in_inspection', statusText: 'Awaiting acknowledgement' });
+    const late = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.statusText.startsWith('Awaiting acknowledgement: none since'),
+      WAIT,
+    );
+    expect(late.statusText).toMatch(/^Awaiting acknowledgement: none since \d{4}-\d\d-\d\dT/);
+    expect(late.status).toBe('in_inspection');
   });
 });

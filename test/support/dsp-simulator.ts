@@ -105,9 +105,14 @@ export function startDspSimulator(
 async function check(dir: string, message: string): Promise<DspAnswer> {
   const errors = await ernSchemaErrorsOf(message);
   if (errors.length > 0) return { fileStatus: 'NewReleaseMessageInvalid', errorText: errors.join('; ') };
+  // A takedown (every deal closed) updates metadata only: its resources need not be sent again.
+  const takedown = message.includes('<EndDate>');
   for (const [, uri, sha256, size] of message.matchAll(FILE_PATTERN)) {
     const file = path.join(dir, uri!);
-    if (!existsSync(file)) return { fileStatus: 'ResourceMissing', errorText: `${uri} is missing` };
+    if (!existsSync(file)) {
+      if (takedown) continue;
+      return { fileStatus: 'ResourceMissing', errorText: `${uri} is missing` };
+    }
     const bytes = readFileSync(file);
     const actual = createHash('sha256').update(bytes).digest('hex');
     if (bytes.length !== Number(size) || actual !== sha256) {
