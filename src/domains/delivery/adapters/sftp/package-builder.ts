@@ -14,10 +14,12 @@ export function packageIdOf(delivery: Readonly<Delivery>, kind: PackageKind): st
 /**
  * Fixes a package in the step's transaction: its directory (a new batch), its files and its message
  * (the configured sender, the connection's recipient, `LiveMessage`), so every attempt sends the same
- * bytes. A takedown repeats the release with its deals ending, and sends no resources again.
+ * bytes. A takedown repeats the release with its deals ending, and sends no resources again. An
+ * earlier package of the delivery (`previous`, closed or answered with a re-send) is replaced in place.
  */
 export function buildPackage(
   em: EntityManager,
+  previous: SftpPackage | null,
   delivery: Readonly<Delivery>,
   kind: PackageKind,
   content: ReleaseContent,
@@ -35,8 +37,7 @@ export function buildPackage(
   };
   const build = kind === 'takedown' ? takedownMessageFor : messageFor;
   const message = build(content, delivery.storeId, delivery.ugcPolicy ?? null, now, header);
-  return em.create(SftpPackage, {
-    id: packageIdOf(delivery, kind),
+  const values = {
     deliveryId: delivery.id,
     kind,
     batchId: layout.batchId,
@@ -55,5 +56,7 @@ export function buildPackage(
     ackText: null,
     ackResend: false,
     closedAt: null,
-  });
+  };
+  if (previous) return em.assign(previous, values);
+  return em.create(SftpPackage, { id: packageIdOf(delivery, kind), ...values });
 }

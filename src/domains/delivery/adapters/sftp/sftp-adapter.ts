@@ -77,9 +77,7 @@ export function createSftpAdapter(options: SftpAdapterOptions): StoreAdapter {
         return failed(`${storeNameOf(delivery.storeId)} is no longer connected over SFTP.`);
       }
       const resends = resendAsked ? pkg!.resends + 1 : 0;
-      if (pkg) em.remove(pkg);
-      await em.flush();
-      pkg = buildPackage(em, delivery, kind, await content(), connection, options.sender, now, resends);
+      pkg = buildPackage(em, pkg, delivery, kind, await content(), connection, options.sender, now, resends);
     }
     const sent = delivery.status === 'queued' && pkg.uploadedAt ? { sentMessage: pkg.message } : {};
     const moved = delivery.status === 'queued' && pkg.uploadedAt ? { status: 'in_inspection' as const } : {};
