@@ -104,7 +104,7 @@ const PROFILE_CACHE_TTL_MS = 5_000;
  * other store on the one DISTRIBUTOR names (`sandbox`, the only choice yet). A store connected or
  * disconnected later changes adapter when the processes next start.
  */
-async function storeAdaptersFor(
+export async function storeAdaptersFor(
   config: AppConfig,
   orm: Orm,
   storage: ObjectStorage,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { storeAdaptersFor } from '../../schema/services.ts';
 import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { createSftpAdapter } from '../../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
 import { systemClock } from '../../src/domains/delivery/clock.ts';
@@ -14,6 +15,7 @@ import { storeAdapters } from '../../src/domains/delivery/store-adapters.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { connectStore } from '../../src/domains/store-connections/index.ts';
 import { StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { type Jobs, startJobs } from '../../src/platform/jobs/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createLocalDiskStorage } from '../../src/platform/storage/local-disk.ts';
@@ -385,5 +387,18 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     );
     expect(late.statusText).toMatch(/^Awaiting acknowledgement: none since \d{4}-\d\d-\d\dT/);
     expect(late.status).toBe('in_inspection');
+  });
+
+  it('the composition puts connected stores on the sftp adapter and every other store on the sandbox', async () => {
+    await connect(302, '/compose', 'release');
+    const config = loadConfig({ ...SENDER, SFTP_MAX_ATTEMPTS: '4' });
+    const adapters = await storeAdaptersFor(config, orm(), storage, secretKey);
+    expect([adapters.forStore(302).name, adapters.forStore(301).name]).toEqual(['sftp', 'sandbox']);
+    expect(adapters.all.map((a) => a.name).sort()).toEqual(['sandbox', 'sftp']);
+    // Without a sender no message can name it: the start-up check refuses to start; nothing is connected here.
+    const unsent = await storeAdaptersFor(loadConfig({}), orm(), storage, secretKey);
+    expect(unsent.all.map((a) => a.name)).toEqual(['sandbox']);
+    expect(loadConfig({}).SFTP_MAX_ATTEMPTS).toBe(6);
+    expect(() => loadConfig({ SFTP_MAX_ATTEMPTS: '0' })).toThrow(/SFTP_MAX_ATTEMPTS/);
   });
 });
