@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { storeAdaptersFor } from '../../schema/services.ts';
 import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { createSftpAdapter } from '../../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
+import { addStores } from '../../src/domains/delivery/add-stores.ts';
 import { systemClock } from '../../src/domains/delivery/clock.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
@@ -229,10 +230,10 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     expect(failed.reason).toBe('The store answered NewReleaseMessageInvalid: Element Foo: not expected.');
   });
 
-  it('a wrong host key: the store shows the error, delayed, then fails after the limit', async () => {
+  it('a wrong host key: the store shows the error, delayed, then fails after the limit; fixed and distributed again, it is delivered', async () => {
     const wrong = `SHA256:${createHash('sha256').update('another key').digest('base64').replace(/=+$/, '')}`;
     await connect(302, '/wrongkey', 'release', wrong);
-    const { releaseId } = await delivering([302], [302], { trackCount: 1 });
+    const { releaseId, adapters } = await delivering([302], [302], { trackCount: 1 });
     const delayed = await waitFor(
       () => storeRow(releaseId, 302),
       (d) => d.statusText.startsWith('Delivery delayed'),
@@ -247,6 +248,20 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     expect(failed.reason).toMatch(/^Store unreachable after 3 attempts: .*host key/i);
     // Nothing was sent to a server that is not the store.
     expect(readdirSync(path.join(server.root, 'wrongkey'))).toEqual([]);
+
+    // The operator pins the right key and distributes again: a new package, delivered.
+    const dsp = simulate('wrongkey');
+    await connect(302, '/wrongkey', 'release');
+    const em = orm().em.fork();
+    const release = await em.findOneOrFail(Release, { id: releaseId });
+    expect((await addStores(em, release, [302], systemClock, adapters)).queued).toEqual([302]);
+    const live = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK']);
   });
 
   it('a connection dropped in the middle of a file: the next attempt sends only what is missing, the store gets the package once', async () => {

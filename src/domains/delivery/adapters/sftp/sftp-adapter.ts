@@ -95,9 +95,8 @@ export function createSftpAdapter(options: SftpAdapterOptions): StoreAdapter {
       );
     }
     if (pkg.attempts >= settings.maxAttempts) {
-      return failed(
-        `Store unreachable after ${pkg.attempts} attempts: ${pkg.lastError ?? 'no reason given'}`,
-      );
+      const reason = `Store unreachable after ${pkg.attempts} attempts: ${pkg.lastError ?? 'no reason given'}`;
+      return closing(pkg, now, failed(reason));
     }
     const delayed =
       pkg.attempts > 0 ? clip(`Delivery delayed (attempt ${pkg.attempts}): ${pkg.lastError}`) : null;
