@@ -12,16 +12,6 @@ export interface Acknowledgement {
 
 export const FILE_OK = 'FileOK';
 
-/** The FileStatus values a delivery knows; any other is an error taken as it is named. */
-export const FILE_STATUSES = [
-  FILE_OK,
-  'ResourceCorrupt',
-  'ResourceMissing',
-  'MessageInvalid',
-  'NewReleaseMessageInvalid',
-  'MetadataMissing',
-] as const;
-
 export class AcknowledgementShapeError extends Error {}
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -29,6 +29,8 @@ const WORK_WATCHDOG_SECONDS = 600;
 const STATUS_TEXT_MAX = 300;
 
 const AWAITING = 'Awaiting acknowledgement';
+/** How much of a store's `ErrorText` a failure's reason keeps. */
+const ERROR_TEXT_MAX = 1000;
 
 function clip(text: string): string {
   return text.length <= STATUS_TEXT_MAX ? text : `${text.slice(0, STATUS_TEXT_MAX - 1)}…`;
@@ -87,7 +89,9 @@ export function createSftpAdapter(options: SftpAdapterOptions): StoreAdapter {
           ? closing(pkg, now, { status: 'taken_down', nextStepAt: null })
           : closing(pkg, now, { ...moved, ...sent, status: 'delivered', nextStepAt: now });
       }
-      const said = `The store answered ${pkg.ackStatus}${pkg.ackText ? `: ${pkg.ackText}` : ''}`;
+      // The store's own words, bounded: they go into the row, the job's errors and the events.
+      const words = pkg.ackText ? `: ${pkg.ackText.slice(0, ERROR_TEXT_MAX)}` : '';
+      const said = `The store answered ${pkg.ackStatus}${words}`;
       return closing(
         pkg,
         now,
