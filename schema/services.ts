@@ -5,13 +5,15 @@ import { createLocalAiDetector } from '../src/domains/audio/detection/local-dete
 import type { AiDetector } from '../src/domains/audio/detection/port.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
-import { sandboxOnly } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
+import { createSandboxAdapter } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
+import { createSftpAdapter } from '../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
 import type { Clock } from '../src/domains/delivery/clock.ts';
 import { systemClock } from '../src/domains/delivery/clock.ts';
 import { createDeliveryDistributor } from '../src/domains/delivery/delivery-distributor.ts';
 import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
-import type { StoreAdapters } from '../src/domains/delivery/store-adapters.ts';
+import type { StoreAdapter } from '../src/domains/delivery/store-adapter.ts';
+import { type StoreAdapters, storeAdapters } from '../src/domains/delivery/store-adapters.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
 import {
   type AuthorizationCodes,
@@ -20,6 +22,7 @@ import {
 import type { PaymentsPort } from '../src/domains/payments/port.ts';
 import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
 import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';
+import { listStoreConnections, senderIdentity } from '../src/domains/store-connections/index.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import { ConnectionState } from '../src/platform/connection-state.ts';
@@ -96,12 +99,36 @@ export interface AppServices {
 /** The safety net of the profile cache: a cached profile is at most this old. */
 const PROFILE_CACHE_TTL_MS = 5_000;
 
-/** The store adapters DISTRIBUTOR names; `sandbox` (every store on the sandbox) is the only choice yet. */
-function storeAdaptersFor(config: AppConfig): StoreAdapters {
-  switch (config.DISTRIBUTOR) {
-    case 'sandbox':
-      return sandboxOnly({ stepSeconds: config.SANDBOX_STEP_SECONDS });
-  }
+/**
+ * The store adapters: the stores connected over SFTP when the process starts on DDEX over SFTP, every
+ * other store on the one DISTRIBUTOR names (`sandbox`, the only choice yet). A store connected or
+ * disconnected later changes adapter when the processes next start.
+ */
+export async function storeAdaptersFor(
+  config: AppConfig,
+  orm: Orm,
+  storage: ObjectStorage,
+  secretKey: Uint8Array,
+): Promise<StoreAdapters> {
+  const unconnected = createSandboxAdapter({ stepSeconds: config.SANDBOX_STEP_SECONDS });
+  const sender = senderIdentity(config);
+  const connected = sender ? await listStoreConnections(orm.em.fork()) : [];
+  if (!sender || connected.length === 0) return storeAdapters(unconnected);
+  const sftp = createSftpAdapter({
+    storage,
+    secretKey,
+    sender,
+    settings: {
+      retrySeconds: config.SFTP_RETRY_SECONDS,
+      maxAttempts: config.SFTP_MAX_ATTEMPTS,
+      ackPollSeconds: config.SFTP_ACK_POLL_SECONDS,
+      ackWindowSeconds: config.SFTP_ACK_WINDOW_SECONDS,
+    },
+  });
+  return storeAdapters(
+    unconnected,
+    new Map<number, StoreAdapter>(connected.map((connection) => [connection.storeId, sftp])),
+  );
 }
 
 function paymentsFor(config: AppConfig, secretKey: Uint8Array): PaymentsPort {
@@ -183,7 +210,8 @@ export async function buildAppServices(
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
-  const adapters = storeAdaptersFor(config);
+  const storage = overrides.storage ?? createStorage(config, { signingSecret: signingSecret ?? '' });
+  const adapters = await storeAdaptersFor(config, orm, storage, webhookSecretKey);
   const releaseStatuses = new ReleaseStatusCache(adapters);
   const profiles = new CommitClearedCache<Profile>('profile', { max: 20_000, ttlMs: PROFILE_CACHE_TTL_MS });
   const clearedOnCommit = [releaseStatuses, profiles];
@@ -202,7 +230,7 @@ export async function buildAppServices(
     config,
     orm,
     logger,
-    storage: overrides.storage ?? createStorage(config, { signingSecret: signingSecret ?? '' }),
+    storage,
     storageSigningSecret: signingSecret,
     scratch: createScratch(config.DATA_DIR),
     outbound:

@@ -9,6 +9,7 @@ import { RegistryVersion } from './domains/audio/registry/registry-version.entit
 import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
 import { SandboxControl } from './domains/delivery/adapters/sandbox/sandbox-control.entity.ts';
+import { SftpPackage } from './domains/delivery/adapters/sftp/sftp-package.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
 import { OutboxMail } from './domains/mail/outbox-mail.entity.ts';
 import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
@@ -47,6 +48,7 @@ export const entities = [
   OutboxEvent,
   ...deliveryEntities,
   SandboxControl,
+  SftpPackage,
   ...webhookEntities,
   ...analyticsEntities,
   OAuthModel,

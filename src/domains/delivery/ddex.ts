@@ -46,6 +46,15 @@ export interface NewReleaseMessageInput {
   messageId: string;
   createdAt: Date;
   ugcPolicy: string | null;
+  /** Who the header names and whether the message is live; omitted, the sandbox's test header. */
+  header?: MessageHeaderParties;
+}
+
+/** A connected store's header: the configured sender, the connection's recipient, a `LiveMessage`. */
+export interface MessageHeaderParties {
+  sender: { dpid: string; name: string };
+  recipient: { dpid: string; name: string };
+  live: boolean;
 }
 
 export interface TakedownMessageInput extends NewReleaseMessageInput {
@@ -66,10 +75,18 @@ function messageHeader(input: NewReleaseMessageInput): XmlNode {
     null,
     xml('MessageThreadId', null, input.messageId),
     xml('MessageId', null, input.messageId),
-    party('MessageSender', SENDER_DPID, SENDER_NAME),
-    party('MessageRecipient', recipientDpid(input.store), input.store.name),
+    party(
+      'MessageSender',
+      input.header?.sender.dpid ?? SENDER_DPID,
+      input.header?.sender.name ?? SENDER_NAME,
+    ),
+    party(
+      'MessageRecipient',
+      input.header?.recipient.dpid ?? recipientDpid(input.store),
+      input.header?.recipient.name ?? input.store.name,
+    ),
     xml('MessageCreatedDateTime', null, input.createdAt.toISOString()),
-    xml('MessageControlType', null, 'TestMessage'),
+    xml('MessageControlType', null, input.header?.live ? 'LiveMessage' : 'TestMessage'),
   );
 }
 

@@ -10,6 +10,7 @@ import {
   buildTakedownMessage,
   type ErnAudioFile,
   type ErnImageFile,
+  type MessageHeaderParties,
   type NewReleaseMessageInput,
 } from './ddex.ts';
 import { assignIsrc, assignUpc } from './identifiers.ts';
@@ -127,6 +128,7 @@ function messageInput(
   storeId: number,
   ugcPolicy: string | null,
   now: Date,
+  header?: MessageHeaderParties,
 ): NewReleaseMessageInput {
   const store = findStore(storeId);
   if (!store) throw new Error(`unknown store ${storeId}`);
@@ -148,12 +150,19 @@ function messageInput(
     messageId: randomUUID(),
     createdAt: now,
     ugcPolicy,
+    ...(header ? { header } : {}),
   };
 }
 
 /** The ERN NewReleaseMessage of the release for one store. */
-export function messageFor(content: ReleaseContent, storeId: number, ugcPolicy: string | null, now: Date) {
-  return buildNewReleaseMessage(messageInput(content, storeId, ugcPolicy, now));
+export function messageFor(
+  content: ReleaseContent,
+  storeId: number,
+  ugcPolicy: string | null,
+  now: Date,
+  header?: MessageHeaderParties,
+) {
+  return buildNewReleaseMessage(messageInput(content, storeId, ugcPolicy, now, header));
 }
 
 /** The ERN message that takes the release down at one store from `now` (its deals end that day). */
@@ -162,6 +171,10 @@ export function takedownMessageFor(
   storeId: number,
   ugcPolicy: string | null,
   now: Date,
+  header?: MessageHeaderParties,
 ) {
-  return buildTakedownMessage({ ...messageInput(content, storeId, ugcPolicy, now), takenDownAt: now });
+  return buildTakedownMessage({
+    ...messageInput(content, storeId, ugcPolicy, now, header),
+    takenDownAt: now,
+  });
 }

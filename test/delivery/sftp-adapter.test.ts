@@ -1,0 +1,419 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { storeAdaptersFor } from '../../schema/services.ts';
+import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
+import { createSftpAdapter } from '../../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
+import { addStores } from '../../src/domains/delivery/add-stores.ts';
+import { systemClock } from '../../src/domains/delivery/clock.ts';
+import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
+import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
+import { storeAdapters } from '../../src/domains/delivery/store-adapters.ts';
+import { Release } from '../../src/domains/releases/release.entity.ts';
+import { connectStore } from '../../src/domains/store-connections/index.ts';
+import { StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { type Jobs, startJobs } from '../../src/platform/jobs/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { createLocalDiskStorage } from '../../src/platform/storage/local-disk.ts';
+import type { ObjectStorage } from '../../src/platform/storage/object-storage.ts';
+import { startDeliveryRunner } from '../../src/workers/delivery-runner.ts';
+import { type DspAnswer, type DspSimulator, startDspSimulator } from '../support/dsp-simulator.ts';
+import { type SftpServer, startSftpServer } from '../support/sftp-server.ts';
+import { waitFor } from '../support/wait.ts';
+import { submittedRelease, useDeliveryOrm } from './harness.ts';
+import { deliveriesOf, eventsOf, releaseOf } from './support.ts';
+
+const SENDER = { DDEX_SENDER_DPID: 'PADPIDA2026TEST001', DDEX_SENDER_NAME: 'Tributary Test' };
+const SETTINGS = { retrySeconds: 0.1, maxAttempts: 3, ackPollSeconds: 0.1, ackWindowSeconds: 60 };
+const WAIT = 30_000;
+
+describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
+  const orm = useDeliveryOrm();
+  const secretKey = randomBytes(32);
+  let server: SftpServer;
+  let storageRoot: string;
+  let storage: ObjectStorage;
+  let jobs: Jobs | undefined;
+  let stopRunner: (() => Promise<void>) | undefined;
+  let simulator: DspSimulator | undefined;
+
+  beforeAll(async () => {
+    server = await startSftpServer();
+    storageRoot = await mkdtemp(path.join(tmpdir(), 'sftp-adapter-storage-'));
+    storage = createLocalDiskStorage({
+      root: storageRoot,
+      publicUrl: 'http://127.0.0.1',
+      signingSecret: randomBytes(32).toString('hex'),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(storageRoot, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    simulator?.stop();
+    await stopRunner?.();
+    await jobs?.stop();
+    stopRunner = undefined;
+    jobs = undefined;
+    simulator = undefined;
+    await orm().em.fork().execute('delete from store_connections');
+  });
+
+  async function connect(
+    storeId: number,
+    root: string,
+    choreography: 'release' | 'batch',
+    hostKey = server.hostKey,
+  ) {
+    mkdirSync(path.join(server.root, root), { recursive: true });
+    await connectStore(
+      orm().em.fork(),
+      {
+        store: String(storeId),
+        sftpUrl: `sftp://${server.username}@127.0.0.1:${server.port}${path.join(server.root, root)}`,
+        credential: { method: 'private_key', privateKey: server.privateKey },
+        hostKey,
+        recipientDpid: `PADPIDA${String(storeId).padStart(11, '0')}`,
+        recipientName: `Store ${storeId} Ingestion`,
+        choreography,
+      },
+      { secretKey, config: SENDER },
+    );
+  }
+
+  /** Gives every stored file of the release real bytes in storage, their hash and size on the row. */
+  async function storeBytes(accountId: string) {
+    const em = orm().em.fork();
+    for (const file of await em.find(StoredFile, { account: accountId })) {
+      const bytes = randomBytes(2000 + Math.floor(Math.random() * 1000));
+      await storage.put(file.storageKey, bytes, { contentType: file.contentType });
+      file.size = bytes.length;
+      file.sha256 = createHash('sha256').update(bytes).digest('hex');
+    }
+    await em.flush();
+  }
+
+  async function delivering(
+    storeIds: number[],
+    connected: number[],
+    options: { trackCount?: number; storage?: ObjectStorage; settings?: Partial<typeof SETTINGS> } = {},
+  ) {
+    const sftp = createSftpAdapter({
+      storage: options.storage ?? storage,
+      secretKey,
+      sender: { dpid: SENDER.DDEX_SENDER_DPID, name: SENDER.DDEX_SENDER_NAME },
+      settings: { ...SETTINGS, ...options.settings },
+      timeouts: { connectMs: 3000 },
+    });
+    const adapters = storeAdapters(
+      createSandboxAdapter({ stepSeconds: 0.2 }),
+      new Map(connected.map((id) => [id, sftp])),
+    );
+    const { releaseId, accountId } = await submittedRelease(orm(), {
+      storeIds,
+      trackCount: options.trackCount,
+    });
+    await storeBytes(accountId);
+    const em = orm().em.fork();
+    await em.transactional(async (tem) => {
+      await enqueueRelease(tem, await tem.findOneOrFail(Release, { id: releaseId }), systemClock, adapters);
+    });
+    const logger = createLogger('silent');
+    jobs = await startJobs({ url: String(orm().config.get('clientUrl')), logger });
+    stopRunner = await startDeliveryRunner({ boss: jobs.boss, em: () => orm().em.fork(), logger, adapters });
+    return { releaseId, accountId, adapters };
+  }
+
+  const storeRow = async (releaseId: string, storeId: number) =>
+    (await deliveriesOf(orm(), releaseId)).find((d) => d.storeId === storeId)!;
+
+  function simulate(root: string, answer?: (messagePath: string) => DspAnswer | null) {
+    simulator = startDspSimulator(path.join(server.root, root), answer);
+    return simulator;
+  }
+
+  it('an album to two connected stores (release and batch choreography) goes live; the sandbox store too', async () => {
+    const dsp = simulate('s302');
+    const batchDsp = startDspSimulator(path.join(server.root, 's303'));
+    await connect(302, '/s302', 'release');
+    await connect(303, '/s303', 'batch');
+    const { releaseId } = await delivering([301, 302, 303], [302, 303], { trackCount: 3 });
+    const status = await waitFor(
+      async () => (await releaseOf(orm(), releaseId)).aggregateStatus,
+      (s) => s === 'distributed',
+      WAIT,
+    );
+    expect(status).toBe('distributed');
+    for (const storeId of [302, 303]) {
+      const row = await storeRow(releaseId, storeId);
+      expect(row).toMatchObject({ status: 'live', statusText: 'Live' });
+      expect(row.ddexMessage).toContain('<MessageControlType>LiveMessage</MessageControlType>');
+      expect(row.ddexMessage).toContain(`<PartyId>${SENDER.DDEX_SENDER_DPID}</PartyId>`);
+      expect(row.ddexMessage).toContain(`<PartyId>PADPIDA${String(storeId).padStart(11, '0')}</PartyId>`);
+    }
+    expect((await storeRow(releaseId, 301)).ddexMessage).toContain('TestMessage');
+    // Each store received its package once, complete and valid.
+    batchDsp.stop();
+    expect([...dsp.received, ...batchDsp.received].map((r) => r.answer.fileStatus)).toEqual([
+      'FileOK',
+      'FileOK',
+    ]);
+    const upc = (await releaseOf(orm(), releaseId)).upc!;
+    const [batch302] = readdirSync(path.join(server.root, 's302'));
+    expect(batch302).toMatch(/^\d{17}$/);
+    expect(readdirSync(path.join(server.root, 's302', batch302!)).sort()).toEqual(
+      [`${upc}.xml`, `ACK_${upc}.xml`, 'resources'].sort(),
+    );
+    expect(readdirSync(path.join(server.root, 's302', batch302!, 'resources'))).toHaveLength(4); // 3 tracks and the cover
+    const [batch303] = readdirSync(path.join(server.root, 's303'));
+    expect(readdirSync(path.join(server.root, 's303', batch303!)).sort()).toEqual(
+      [`BatchComplete_${batch303}.xml`, upc].sort(),
+    );
+    expect(existsSync(path.join(server.root, 's303', batch303!, upc, `ACK_${upc}.xml`))).toBe(true);
+    const changes = (await eventsOf(orm(), releaseId)).filter((e) => e.type === 'release.status_changed');
+    expect(changes.at(-1)?.payload.status).toBe('distributed');
+  });
+
+  it('a store answering ResourceCorrupt fails with the store’s words; a single on another store goes live', async () => {
+    simulate('bad', () => ({
+      fileStatus: 'ResourceCorrupt',
+      errorText: 'track 1 does not decode',
+      manualCheckRequired: true,
+    }));
+    const good = startDspSimulator(path.join(server.root, 'good'));
+    try {
+      await connect(302, '/bad', 'release');
+      await connect(303, '/good', 'release');
+      const { releaseId } = await delivering([302, 303], [302, 303], { trackCount: 1 });
+      const failed = await waitFor(
+        () => storeRow(releaseId, 302),
+        (d) => d.status === 'failed',
+        WAIT,
+      );
+      expect(failed.statusText).toBe(
+        'Delivery failed: The store answered ResourceCorrupt: track 1 does not decode.',
+      );
+      const live = await waitFor(
+        () => storeRow(releaseId, 303),
+        (d) => d.status === 'live',
+        WAIT,
+      );
+      expect(live.status).toBe('live');
+      const changes = (await eventsOf(orm(), releaseId)).filter((e) => e.type === 'release.status_changed');
+      expect(JSON.stringify(changes.map((e) => e.payload))).toContain(
+        'ResourceCorrupt: track 1 does not decode',
+      );
+    } finally {
+      good.stop();
+    }
+  });
+
+  it('a store whose message does not validate answers NewReleaseMessageInvalid and fails', async () => {
+    // The store validates against the schema; a message it cannot read is refused with the reason.
+    simulate('invalid', () => ({
+      fileStatus: 'NewReleaseMessageInvalid',
+      errorText: 'Element Foo: not expected',
+    }));
+    await connect(302, '/invalid', 'batch');
+    const { releaseId } = await delivering([302], [302], { trackCount: 1 });
+    const failed = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'failed',
+      WAIT,
+    );
+    expect(failed.reason).toBe('The store answered NewReleaseMessageInvalid: Element Foo: not expected.');
+  });
+
+  it('a wrong host key: the store shows the error, delayed, then fails after the limit; fixed and distributed again, it is delivered', async () => {
+    const wrong = `SHA256:${createHash('sha256').update('another key').digest('base64').replace(/=+$/, '')}`;
+    await connect(302, '/wrongkey', 'release', wrong);
+    const { releaseId, adapters } = await delivering([302], [302], { trackCount: 1 });
+    const delayed = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.statusText.startsWith('Delivery delayed'),
+      WAIT,
+    );
+    expect(delayed.statusText).toMatch(/^Delivery delayed \(attempt \d\): .*host key/i);
+    const failed = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'failed',
+      WAIT,
+    );
+    expect(failed.reason).toMatch(/^Store unreachable after 3 attempts: .*host key/i);
+    // Nothing was sent to a server that is not the store.
+    expect(readdirSync(path.join(server.root, 'wrongkey'))).toEqual([]);
+
+    // The operator pins the right key and distributes again: a new package, delivered.
+    const dsp = simulate('wrongkey');
+    await connect(302, '/wrongkey', 'release');
+    const em = orm().em.fork();
+    const release = await em.findOneOrFail(Release, { id: releaseId });
+    expect((await addStores(em, release, [302], systemClock, adapters)).queued).toEqual([302]);
+    const live = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK']);
+  });
+
+  it('a connection dropped in the middle of a file: the next attempt sends only what is missing, the store gets the package once', async () => {
+    const dsp = simulate('drop');
+    await connect(302, '/drop', 'release');
+    const reads = new Map<string, number>();
+    let dropped = false;
+    // Real storage; the second file read makes the server kill the session half-way through it.
+    const dropping: ObjectStorage = {
+      ...storage,
+      async get(key) {
+        const count = (reads.get(key) ?? 0) + 1;
+        reads.set(key, count);
+        const stream = await storage.get(key);
+        if (reads.size !== 2 || dropped) return stream;
+        dropped = true;
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        const bytes = Buffer.concat(chunks);
+        return Readable.from(
+          (async function* () {
+            yield bytes.subarray(0, 1000);
+            server.dropSessions();
+            await new Promise((r) => setTimeout(r, 300));
+            yield bytes.subarray(1000);
+          })(),
+        );
+      },
+    };
+    const { releaseId } = await delivering([302], [302], { trackCount: 2, storage: dropping });
+    const live = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    expect(dropped).toBe(true);
+    // Three files (two tracks, the cover): the one cut off was read twice, the others once.
+    expect([...reads.values()].sort()).toEqual([1, 1, 2]);
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK']);
+  });
+
+  it('a stored file that does not hash to what the message says is never left on the server; the store fails', async () => {
+    const dsp = simulate('integrity');
+    await connect(302, '/integrity', 'release');
+    const tampered: ObjectStorage = {
+      ...storage,
+      async get(key) {
+        const stream = await storage.get(key);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        const bytes = Buffer.concat(chunks);
+        bytes[0] = bytes[0]! ^ 0xff;
+        return Readable.from([bytes]);
+      },
+    };
+    const { releaseId } = await delivering([302], [302], { trackCount: 1, storage: tampered });
+    const failed = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'failed',
+      WAIT,
+    );
+    expect(failed.reason).toMatch(
+      /^Store unreachable after 3 attempts: .*hashes to [0-9a-f]{64}.*not the message's/,
+    );
+    expect(dsp.received).toEqual([]);
+    const [batch] = readdirSync(path.join(server.root, 'integrity'));
+    expect(readdirSync(path.join(server.root, 'integrity', batch!, 'resources'))).toEqual([]);
+  });
+
+  it('an error the store says a re-send fixes (ManualCheckRequired false) is sent again as a new package', async () => {
+    let answers = 0;
+    const dsp = simulate('resend', () =>
+      answers++ === 0
+        ? { fileStatus: 'ResourceCorrupt', errorText: 'checksum', manualCheckRequired: false }
+        : null,
+    );
+    await connect(302, '/resend', 'release');
+    const { releaseId } = await delivering([302], [302], { trackCount: 1 });
+    const live = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['ResourceCorrupt', 'FileOK']);
+    expect(readdirSync(path.join(server.root, 'resend'))).toHaveLength(2);
+  });
+
+  it('a takedown to a connected store is delivered the same way: a package of its own, acknowledged', async () => {
+    const dsp = simulate('takedown');
+    await connect(302, '/takedown', 'release');
+    const { releaseId, adapters } = await delivering([302], [302], { trackCount: 1 });
+    await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    const em = orm().em.fork();
+    const release = await em.findOneOrFail(Release, { id: releaseId });
+    expect((await requestTakedown(em, release, [302], systemClock, adapters)).requested).toEqual([302]);
+    const down = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.status === 'taken_down',
+      WAIT,
+    );
+    expect(down.statusText).toBe('Takedown delivered');
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK', 'FileOK']);
+    expect(dsp.received[1]!.message).toContain('<EndDate>');
+    expect(dsp.received[1]!.message).toContain('<MessageControlType>LiveMessage</MessageControlType>');
+    const batches = readdirSync(path.join(server.root, 'takedown')).sort();
+    expect(batches).toHaveLength(2);
+    // The takedown sends the message alone: the store has the resources.
+    expect(readdirSync(path.join(server.root, 'takedown', batches[1]!)).sort()).toEqual(
+      [
+        `ACK_${(await releaseOf(orm(), releaseId)).upc}.xml`,
+        `${(await releaseOf(orm(), releaseId)).upc}.xml`,
+      ].sort(),
+    );
+  });
+
+  it('a store that does not acknowledge keeps showing "Awaiting acknowledgement", then says since when', async () => {
+    await connect(302, '/silent', 'release');
+    const { releaseId } = await delivering([302], [302], {
+      trackCount: 1,
+      settings: { ackWindowSeconds: 1.5 },
+    });
+    const awaiting = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.statusText === 'Awaiting acknowledgement',
+      WAIT,
+    );
+    expect(awaiting).toMatchObject({ status: 'in_inspection', statusText: 'Awaiting acknowledgement' });
+    const late = await waitFor(
+      () => storeRow(releaseId, 302),
+      (d) => d.statusText.startsWith('Awaiting acknowledgement: none since'),
+      WAIT,
+    );
+    expect(late.statusText).toMatch(/^Awaiting acknowledgement: none since \d{4}-\d\d-\d\dT/);
+    expect(late.status).toBe('in_inspection');
+  });
+
+  it('the composition puts connected stores on the sftp adapter and every other store on the sandbox', async () => {
+    await connect(302, '/compose', 'release');
+    const config = loadConfig({ ...SENDER, SFTP_MAX_ATTEMPTS: '4' });
+    const adapters = await storeAdaptersFor(config, orm(), storage, secretKey);
+    expect([adapters.forStore(302).name, adapters.forStore(301).name]).toEqual(['sftp', 'sandbox']);
+    expect(adapters.all.map((a) => a.name).sort()).toEqual(['sandbox', 'sftp']);
+    // Without a sender no message can name it: the start-up check refuses to start; nothing is connected here.
+    const unsent = await storeAdaptersFor(loadConfig({}), orm(), storage, secretKey);
+    expect(unsent.all.map((a) => a.name)).toEqual(['sandbox']);
+    expect(loadConfig({}).SFTP_MAX_ATTEMPTS).toBe(6);
+    expect(() => loadConfig({ SFTP_MAX_ATTEMPTS: '0' })).toThrow(/SFTP_MAX_ATTEMPTS/);
+  });
+});
