@@ -72,15 +72,8 @@ export class SftpSession {
     return this.lostReason !== null;
   }
 
-  async stat(path: string): Promise<RemoteEntry | null> {
-    const remote = this.remotePath(path);
-    try {
-      const stats = await this.request<Stats>('read', remote, (done) => this.sftp.stat(remote, done));
-      return entry(posix.basename(remote), stats);
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
+  stat(path: string): Promise<RemoteEntry | null> {
+    return this.statAbsolute(this.remotePath(path));
   }
 
   /** The file's size in bytes, or null when nothing has that name. */
