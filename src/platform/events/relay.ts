@@ -12,6 +12,13 @@ const POLL_MS = 1000;
 /** Waits between attempts to connect again after the connection was lost: quick, then every second. */
 const RECONNECT_DELAYS_MS = [100, 250, 500, 1000];
 
+/** Events were committed with their cursors, but announcing them to the pub/sub failed. */
+class AnnounceError extends Error {
+  constructor(cause: unknown) {
+    super('publishing committed events failed', { cause });
+  }
+}
+
 /**
  * Publishes outbox rows. One relay at a time across all instances (a session advisory lock held over
  * "assign cursors, commit, publish"), so publication order is cursor order everywhere. Rows are claimed
@@ -155,13 +162,17 @@ export class OutboxRelay {
       else this.#database?.down(err);
       return;
     }
+    if (!(err instanceof AnnounceError)) {
+      this.#log.error({ err }, 'outbox relay');
+      return;
+    }
     // The commit happened and publishing failed (Redis away): the pub/sub reads these from the outbox
     // when its connection is back. Said once a minute at most, however many batches meet it.
     const now = Date.now();
     if (now - this.#lastWarnedAt < 60_000) return;
     this.#lastWarnedAt = now;
     this.#log.warn(
-      { err },
+      { err: err.cause },
       'outbox relay: events committed but not announced; they are read from the outbox',
     );
   }
@@ -194,7 +205,10 @@ export class OutboxRelay {
       const events: PublishedEvent[] = rows.map(toPublishedEvent).sort((a, b) => a.cursor - b.cursor);
       const now = Date.now();
       for (const row of rows) this.#observeLag((now - new Date(row.created_at).getTime()) / 1000);
-      if (events.length > 0) await this.#pubsub.publish(events);
+      if (events.length > 0)
+        await this.#pubsub.publish(events).catch((cause: unknown) => {
+          throw new AnnounceError(cause);
+        });
       return rows.length;
     } finally {
       await client.query('select pg_advisory_unlock($1)', [RELAY_LOCK_KEY]).catch(() => undefined);
