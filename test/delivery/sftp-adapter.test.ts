@@ -383,6 +383,34 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     );
   });
 
+  it('a connected store added to a release live on the sandbox gets a full package of its own and goes live', async () => {
+    const dsp = simulate('added');
+    await connect(303, '/added', 'batch');
+    const { releaseId, adapters } = await delivering([301], [303], { trackCount: 2 });
+    await waitFor(
+      () => storeRow(releaseId, 301),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(readdirSync(path.join(server.root, 'added'))).toEqual([]);
+    const em = orm().em.fork();
+    const release = await em.findOneOrFail(Release, { id: releaseId });
+    expect((await addStores(em, release, [303], systemClock, adapters)).queued).toEqual([303]);
+    const live = await waitFor(
+      () => storeRow(releaseId, 303),
+      (d) => d.status === 'live',
+      WAIT,
+    );
+    expect(live.status).toBe('live');
+    // One package, as a new release for this store: both tracks' audio and the cover, hashes checked.
+    expect(dsp.received.map((r) => r.answer.fileStatus)).toEqual(['FileOK']);
+    const [received] = dsp.received;
+    expect(received!.message).toContain(`<MessageRecipient>`);
+    expect(received!.message).toContain('PADPIDA00000000303');
+    expect(received!.message.match(/<File>/g)).toHaveLength(3);
+    expect((await storeRow(releaseId, 301)).status).toBe('live');
+  });
+
   it('a store that does not acknowledge keeps showing "Awaiting acknowledgement", then says since when', async () => {
     await connect(302, '/silent', 'release');
     const { releaseId } = await delivering([302], [302], {

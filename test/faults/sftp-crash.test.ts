@@ -25,10 +25,11 @@ const STORE = 302;
 const TRACKS = 12;
 const WAV_SECONDS = 17;
 /**
- * The killed process's work job stays claimed until its heartbeat (30 s) is missed and pg-boss's
- * supervision (every 60 s) fails it; it is then retried after its 5 s delay: about 95 s at worst.
+ * The killed process's work job stays claimed until its heartbeat (10 s) is missed and pg-boss's
+ * supervision (every 5 s) fails it; it is then retried after its 2 s delay: about 20 s at worst, plus
+ * the rest of the upload and the acknowledgement.
  */
-const RECOVERY_MS = 150_000;
+const RECOVERY_MS = 60_000;
 
 /** Every file under `dir`, relative to it, with its inode and mtime. */
 function filesUnder(dir: string, base = dir): Map<string, { ino: number; mtimeMs: number }> {

@@ -53,14 +53,15 @@ export const workQueue: QueueDefinition = {
   name: WORK_QUEUE,
   policy: 'stately',
   retryLimit: 10,
-  retryDelay: 5,
+  retryDelay: 2,
   retryBackoff: true,
   retryDelayMax: 300,
   expireInSeconds: 3600,
   notify: true,
 };
 
-const WORK_HEARTBEAT_SECONDS = 30;
+/** pg-boss's shortest heartbeat: a running handler refreshes it every 5 s; 10 s without one fails the job. */
+const WORK_HEARTBEAT_SECONDS = 10;
 
 /** Runs the store's adapter work, committed with the caller's transaction (the step that asked for it). */
 export async function scheduleWork(em: EntityManager, releaseId: string, storeId: number): Promise<void> {
