@@ -25,10 +25,3 @@ export {
 export function outboundPolicyFromConfig(config: Pick<AppConfig, 'OUTBOUND_ALLOW_PRIVATE'>): OutboundPolicy {
   return { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
 }
-
-/** Client options from the settings: the policy and OUTBOUND_TIMEOUT_SECONDS. */
-export function outboundClientOptionsFromConfig(
-  config: Pick<AppConfig, 'OUTBOUND_ALLOW_PRIVATE' | 'OUTBOUND_TIMEOUT_SECONDS'>,
-): { policy: OutboundPolicy; timeoutSeconds: number } {
-  return { policy: outboundPolicyFromConfig(config), timeoutSeconds: config.OUTBOUND_TIMEOUT_SECONDS };
-}

@@ -21,9 +21,6 @@ export type { S3Storage, S3StorageOptions } from './s3.ts';
 export { createS3Storage } from './s3.ts';
 export { loadSigningSecret, SIGNING_SECRET_FILE } from './signing-secret.ts';
 
-/** Lifetime of the signed URL `GET <fileUrl>` redirects to ("about 1 hour"). */
-export const SIGNED_URL_TTL_SECONDS = 3600;
-
 /** The local driver's objects live here, apart from the rest of DATA_DIR. */
 export function localStorageRoot(config: Pick<AppConfig, 'DATA_DIR'>): string {
   return path.resolve(config.DATA_DIR, 'files');
