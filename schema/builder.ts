@@ -28,7 +28,7 @@ function fieldPath(segments: readonly PropertyKey[]): string {
  * Two schemas from one set of types and resolvers. `public` is the typed API served on /graphql and printed
  * to schema.graphql. `facade` adds the wire fields the REST and agent facades run: they take the spec's JSON
  * bodies as sent (aliases, values of the wrong type) so that the release rules can report every problem
- * with its field path, as the spec promises (docs/graphql-contract.md, "Wire fields").
+ * with its field path, as the spec promises (docs/graphql.md, "Typed bodies, and the wire fields").
  */
 export type SubGraph = 'public' | 'facade';
 

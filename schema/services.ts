@@ -79,9 +79,9 @@ export interface AppServices {
   metrics: Metrics;
   /** The database's health, pinged in the background for the service status. */
   health: HealthMonitor;
-  /** Recorded deliveries of releases, for status polling (cleared on every commit; docs/performance.md). */
+  /** Recorded deliveries of releases, for status polling (cleared on every commit; docs/hot-paths.md). */
   releaseStatuses: ReleaseStatusCache;
-  /** Profiles as `me` answers them, by account id (cleared on every commit; docs/performance.md). */
+  /** Profiles as `me` answers them, by account id (cleared on every commit; docs/hot-paths.md). */
   profiles: CommitClearedCache<Profile>;
   /** Seals webhook signing secrets at rest; the webhook client posts to user URLs (no redirects). */
   webhookSecretKey: Buffer;

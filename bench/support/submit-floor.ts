@@ -36,7 +36,7 @@ function insertRows(table: string, columns: string[], rows: unknown[][]): [strin
 
 /**
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
- * statements the submit runs (docs/performance.md, "Write paths: submit"), in the same order, writing
+ * statements the submit runs (docs/hot-paths.md, "Write path: submit"), in the same order, writing
  * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
  * the audio's two cached analyses), then one transaction: one INSERT per table, the delivery wake-up job
  * (pg-boss's own statement), then the balance move with the reload claim and the ledger row (the balance

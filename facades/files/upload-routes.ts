@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Router } from 'express';
 import type { AppServices } from '../../schema/services.ts';
+import { MAX_CHUNK_BYTES, MULTIPART_MAX_BYTES } from '../../schema/uploads/limits.ts';
 import { sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
 import { jsonBody } from '../transport-errors.ts';
@@ -11,10 +12,6 @@ import { receiveChunkBody } from './chunk-body.ts';
 import { readMultipart } from './multipart.ts';
 import { type FileOperations, fileOperations, onChannel, runOrAnswer } from './operations.ts';
 
-/** Bytes per request: a chunk is at most 32 MiB (base64 JSON chunks need a third more). */
-const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
-const MAX_MULTIPART_BYTES = 2 * 1024 * 1024 * 1024;
-
 /**
  * The byte-stream side of uploads under /api/mcp/upload: bytes go to scratch disk here, then the
  * GraphQL mutation records or ingests them (the one exception to "everything through GraphQL").
@@ -22,6 +19,7 @@ const MAX_MULTIPART_BYTES = 2 * 1024 * 1024 * 1024;
 export function createUploadRoutes(app: AppServices, ops: FileOperations = fileOperations()): Router {
   const router = Router();
   router.use(onChannel('agent_http'));
+  // Bytes per request: base64 JSON chunks need a third more than the chunk.
   const json = jsonBody({ limit: Math.ceil((MAX_CHUNK_BYTES * 4) / 3) + 64 * 1024 });
 
   router.post(
@@ -30,7 +28,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
       const principal = await bearerCaller(app, req);
       const incomingId = randomUUID();
       const target = app.scratch.incomingPath(principal.accountId, incomingId);
-      const { fields, file } = await readMultipart(req, 'file', target, MAX_MULTIPART_BYTES);
+      const { fields, file } = await readMultipart(req, 'file', target, MULTIPART_MAX_BYTES);
       if (!file) {
         sendError(res, {
           type: 'invalid_request_error',

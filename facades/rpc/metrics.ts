@@ -43,5 +43,3 @@ export function agentMetrics(surface: AgentSurface) {
     },
   };
 }
-
-export type AgentMetrics = ReturnType<typeof agentMetrics>;

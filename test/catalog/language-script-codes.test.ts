@@ -3,7 +3,6 @@ import {
   findLanguageScriptCode,
   ISO_639_1,
   LANGUAGE_SCRIPT_CODES,
-  languageOfScriptCode,
 } from '../../src/domains/catalog/language-script-codes.ts';
 
 describe('language-script codes', () => {
@@ -36,17 +35,17 @@ describe('language-script codes', () => {
     }
   });
 
-  it('finds the language of a code case-insensitively', () => {
-    expect(languageOfScriptCode('ja-Jpan')).toBe('ja');
-    expect(languageOfScriptCode('KO-KORE')).toBe('ko');
-    expect(languageOfScriptCode('zh-hant')).toBe('zh');
+  it('finds a code case-insensitively', () => {
+    expect(findLanguageScriptCode('ja-Jpan')?.language).toBe('ja');
+    expect(findLanguageScriptCode('KO-KORE')?.code).toBe('ko-Kore');
+    expect(findLanguageScriptCode('zh-hant')?.code).toBe('zh-Hant');
     expect(findLanguageScriptCode(' ru-cyrl ')?.code).toBe('ru-Cyrl');
   });
 
-  it('returns null for codes outside the catalog', () => {
-    expect(languageOfScriptCode('ja-Cyrl')).toBeNull();
-    expect(languageOfScriptCode('xx-Latn')).toBeNull();
-    expect(languageOfScriptCode('ja')).toBeNull();
+  it('finds nothing for codes outside the catalog', () => {
+    expect(findLanguageScriptCode('ja-Cyrl')).toBeUndefined();
+    expect(findLanguageScriptCode('xx-Latn')).toBeUndefined();
+    expect(findLanguageScriptCode('ja')).toBeUndefined();
   });
 });
 

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { assignIsrc, assignUpc } from '../../src/domains/delivery/identifiers.ts';
 import {
-  assignIsrc,
-  assignUpc,
   gs1CheckDigit,
+  hasValidCheckDigit,
   ISRC_PATTERN,
-  isValidUpc,
-} from '../../src/domains/delivery/identifiers.ts';
+} from '../../src/domains/releases/rules/engine/identifiers.ts';
 
 describe('assigned identifiers', () => {
   it('computes the GS1 mod-10 check digit of known UPC-A codes', () => {
     expect(gs1CheckDigit('03600029145')).toBe(2); // 036000291452
     expect(gs1CheckDigit('01234567890')).toBe(5); // 012345678905
-    expect(isValidUpc('036000291452')).toBe(true);
-    expect(isValidUpc('036000291453')).toBe(false);
+    expect(hasValidCheckDigit('036000291452')).toBe(true);
+    expect(hasValidCheckDigit('036000291453')).toBe(false);
   });
 
   it('assigns a valid 12-digit UPC, the same for the same release and different for another', () => {
@@ -23,7 +22,7 @@ describe('assigned identifiers', () => {
     const upcs = seeds.map((seed) => assignUpc(seed));
     for (const upc of upcs) {
       expect(upc).toMatch(/^\d{12}$/);
-      expect(isValidUpc(upc)).toBe(true);
+      expect(hasValidCheckDigit(upc)).toBe(true);
     }
     expect(assignUpc(seeds[0]!)).toBe(upcs[0]);
     expect(new Set(upcs).size).toBe(upcs.length);

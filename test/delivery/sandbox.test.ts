@@ -10,13 +10,13 @@ import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { createDeliveryDistributor } from '../../src/domains/delivery/delivery-distributor.ts';
 import { DistributorOfflineError } from '../../src/domains/delivery/distributor.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
-import { ISRC_PATTERN, isValidUpc } from '../../src/domains/delivery/identifiers.ts';
 import { readReleaseJob } from '../../src/domains/delivery/read-job.ts';
 import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
 import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
+import { hasValidCheckDigit, ISRC_PATTERN } from '../../src/domains/releases/rules/engine/identifiers.ts';
 import { DSPONE_URL, submittedRelease, useDeliveryOrm } from './harness.ts';
 import {
   brief,
@@ -147,7 +147,8 @@ describe('sandbox distributor', () => {
     });
 
     const release = await releaseOf(orm(), releaseId);
-    expect(isValidUpc(release.upc!)).toBe(true);
+    expect(release.upc).toMatch(/^\d{12}$/);
+    expect(hasValidCheckDigit(release.upc!)).toBe(true);
     const tracks = await orm()
       .em.fork()
       .find(ReleaseTrack, { release: releaseId }, { orderBy: { position: 'asc' } });
@@ -217,7 +218,8 @@ describe('sandbox distributor', () => {
     const tracks = await orm()
       .em.fork()
       .find(ReleaseTrack, { release: releaseId }, { orderBy: { position: 'asc' } });
-    expect(isValidUpc(release.upc!)).toBe(true);
+    expect(release.upc).toMatch(/^\d{12}$/);
+    expect(hasValidCheckDigit(release.upc!)).toBe(true);
     expect(tracks.map((t) => t.isrc)).toEqual([
       expect.stringMatching(/^XXTRB26\d{5}$/),
       'USABC2600042',

@@ -7,7 +7,7 @@ import { COMMIT_ANNOUNCEMENT, countStatementsByRequest } from '../support/sql-co
 
 /**
  * SQL statements per request on the hot reads and the submit, with the token already verified (the usual case): a
- * regression (an extra lookup, a per-row query) fails here. docs/performance.md explains each figure.
+ * regression (an extra lookup, a per-row query) fails here. docs/hot-paths.md explains each figure.
  */
 const app = useTestApp();
 let account: AccountFixture;
@@ -66,7 +66,7 @@ describe('SQL statements per submit', () => {
   // audio's cached AI verdict and registry match (once per distinct file, whatever the track count). In
   // it: begin, the delivery wake-up job, one INSERT each for the key, the release, the deliveries, the
   // release job, the artists, the tracks and the snapshot, then the balance move with the reload claim
-  // and the ledger row's INSERT, commit. docs/performance.md ("Write paths: submit") explains each.
+  // and the ledger row's INSERT, commit. docs/hot-paths.md ("Write path: submit") explains each.
   it.each([2, 20])(
     'POST /v1/releases with %i tracks and an Idempotency-Key runs 16 statements',
     async (tracks) => {

@@ -110,7 +110,9 @@ describe('webhook delivery', () => {
       responseStatus: 200,
       lastError: null,
     });
+    // Measured on the wall clock around the POST to a loopback receiver (not the test's manual clock).
     expect(delivery!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(delivery!.latencyMs).toBeLessThan(5_000);
     expect(delivery!.deliveredAt).toEqual(clock.now());
   });
 
@@ -324,6 +326,7 @@ describe('webhook delivery', () => {
       lastError: 'HTTP 500',
     });
     expect(logged!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(logged!.latencyMs).toBeLessThan(5_000);
 
     const intruder = await setup();
     const error = await redeliver(

@@ -121,11 +121,6 @@ export function findLanguageScriptCode(code: string): LanguageScriptCode | undef
   return BY_LOWERCASE_CODE.get(code.trim().toLowerCase());
 }
 
-/** The ISO 639-1 language a script code pairs with, or null for a code outside the catalog. */
-export function languageOfScriptCode(code: string): string | null {
-  return findLanguageScriptCode(code)?.language ?? null;
-}
-
 /** Every ISO 639-1 two-letter code (183; the withdrawn `sh` is not one). */
 export const ISO_639_1: ReadonlySet<string> = new Set(
   (

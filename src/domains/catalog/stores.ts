@@ -26,7 +26,6 @@ export interface Store {
 }
 
 export const UGC_STORE_IDS = [307, 310, 319] as const;
-export type UgcStoreId = (typeof UGC_STORE_IDS)[number];
 
 const CONTENT_ID_POLICY: UgcPolicyCatalogEntry = {
   storeId: 307,

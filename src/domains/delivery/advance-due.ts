@@ -4,8 +4,6 @@ import type { Clock } from './clock.ts';
 import { readOutages } from './outages.ts';
 import type { StoreAdapters } from './store-adapters.ts';
 
-export { type AdvanceResult, advanceRelease } from './advance-release.ts';
-
 /**
  * Advances every release with a step due now, each in its own transaction (`advanceRelease`), skipping
  * a release another transaction holds. The worker does not need it (each release has its own job);

@@ -15,7 +15,7 @@ import {
 import { isoDate, isoDuration, languageCode, text, year } from './ddex-values.ts';
 import { type XmlNode, xml, xmlDocument, xmlText } from './xml.ts';
 
-export type { ErnAudioFile, ErnImageFile, ErnResourceFile, ErnTrack } from './ddex-resources.ts';
+export type { ErnAudioFile, ErnImageFile, ErnTrack } from './ddex-resources.ts';
 export { isoDuration };
 
 export const ERN_NAMESPACE = 'http://ddex.net/xml/ern/43';

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-
-export const UPC_PATTERN = /^\d{12}$/;
-export const ISRC_PATTERN = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
+import { gs1CheckDigit } from '../releases/rules/engine/identifiers.ts';
 
 const ISRC_COUNTRY = 'XX';
 const ISRC_REGISTRANT = 'TRB';
@@ -9,20 +7,6 @@ const ISRC_REGISTRANT = 'TRB';
 function hashNumber(seed: string, label: string, modulus: bigint): bigint {
   const digest = createHash('sha256').update(label).update('\0').update(seed).digest('hex');
   return BigInt(`0x${digest}`) % modulus;
-}
-
-/** The GS1 mod-10 check digit of a GTIN body: weights 3,1,3,… from the rightmost digit. */
-export function gs1CheckDigit(body: string): number {
-  let sum = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const digit = Number(body[body.length - 1 - i]);
-    sum += i % 2 === 0 ? digit * 3 : digit;
-  }
-  return (10 - (sum % 10)) % 10;
-}
-
-export function isValidUpc(upc: string): boolean {
-  return UPC_PATTERN.test(upc) && gs1CheckDigit(upc.slice(0, 11)) === Number(upc[11]);
 }
 
 /** A 12-digit UPC-A derived from the seed (the release id): a retry assigns the same code. */

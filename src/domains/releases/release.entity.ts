@@ -3,7 +3,6 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Account } from '../accounts/account.entity.ts';
 
 export const RELEASE_STATUSES = ['draft', 'submitted'] as const;
-export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 
 export const AGGREGATE_STATUSES = ['queued', 'pending', 'delivered', 'distributed', 'taken_down'] as const;
 export type AggregateStatus = (typeof AGGREGATE_STATUSES)[number];

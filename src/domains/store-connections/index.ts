@@ -1,25 +1,9 @@
 export {
-  type ConnectStoreInput,
   type Credential,
   connectStore,
   disconnectStore,
-  getStoreConnection,
   listStoreConnections,
-  sftpAppError,
-  sftpTargetOf,
   testStoreConnection,
 } from './connections.ts';
-export {
-  checkSenderForConnections,
-  requireSenderIdentity,
-  type SenderIdentity,
-  senderIdentity,
-} from './sender.ts';
-export { formatSftpUrl, parseSftpUrl, type SftpLocation } from './sftp-url.ts';
-export {
-  type AuthMethod,
-  CHOREOGRAPHIES,
-  type Choreography,
-  StoreConnection,
-} from './store-connection.entity.ts';
+export { checkSenderForConnections, requireSenderIdentity, senderIdentity } from './sender.ts';
 export { connectionView } from './views.ts';

@@ -3,7 +3,7 @@ import { claimDue } from './claim.ts';
 import { recordFailure, recordSuccesses, type Sent } from './record.ts';
 import { type SendDeps, sendDelivery } from './send.ts';
 
-export { MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS } from './record.ts';
+export { RETRY_BACKOFF_SECONDS } from './record.ts';
 
 /** Added to the request timeout for a claim's lease: a worker that dies mid-request frees the row then. */
 export const CLAIM_MARGIN_SECONDS = 60;

@@ -6,5 +6,3 @@ import { RELEASE_EVENT_TYPES } from '../delivery/events.ts';
  * receive it.
  */
 export const WEBHOOK_EVENT_TYPES = RELEASE_EVENT_TYPES;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

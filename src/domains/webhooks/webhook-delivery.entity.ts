@@ -3,7 +3,6 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { WebhookEndpoint } from './webhook-endpoint.entity.ts';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'suppressed'] as const;
-export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /**
  * One event for one endpoint: the durable delivery job and its log entry. UNIQUE (endpoint, eventId)

@@ -5,9 +5,8 @@ export {
   HostKeyMismatchError,
   PermissionDeniedError,
   SftpError,
-  type SftpErrorKind,
   UnreachableError,
 } from './errors.ts';
-export { fingerprintOf, parseHostKeyFingerprint } from './host-key.ts';
+export { parseHostKeyFingerprint } from './host-key.ts';
 export { privateKeyProblem } from './private-key.ts';
-export { type Chunks, type RemoteEntry, SftpSession, temporaryNameOf } from './session.ts';
+export { SftpSession } from './session.ts';

@@ -5,24 +5,10 @@ import type { ObjectStorage } from './object-storage.ts';
 import { createS3Storage } from './s3.ts';
 
 export { contentDisposition } from './content-disposition.ts';
-export type { FileStore, ParsedFileUrl, StorageStore } from './keys.ts';
-export {
-  assertValidStorageKey,
-  fileUrlFor,
-  isValidStorageKey,
-  parseFileUrl,
-  storageKey,
-  storageKeyForFile,
-} from './keys.ts';
-export type { LocalDiskStorageOptions, LocalSignatureResult, LocalSignedRequest } from './local-disk.ts';
-export { createLocalDiskStorage, LOCAL_SIGNED_PATH_PREFIX, verifyLocalSignature } from './local-disk.ts';
-export type { ObjectStorage, SignedUrlOptions, StorageKey, StoredObjectInfo } from './object-storage.ts';
-export type { S3Storage, S3StorageOptions } from './s3.ts';
-export { createS3Storage } from './s3.ts';
-export { loadSigningSecret, SIGNING_SECRET_FILE } from './signing-secret.ts';
-
-/** Lifetime of the signed URL `GET <fileUrl>` redirects to ("about 1 hour"). */
-export const SIGNED_URL_TTL_SECONDS = 3600;
+export { fileUrlFor, isValidStorageKey, parseFileUrl, storageKey, storageKeyForFile } from './keys.ts';
+export { verifyLocalSignature } from './local-disk.ts';
+export type { ObjectStorage } from './object-storage.ts';
+export { loadSigningSecret } from './signing-secret.ts';
 
 /** The local driver's objects live here, apart from the rest of DATA_DIR. */
 export function localStorageRoot(config: Pick<AppConfig, 'DATA_DIR'>): string {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bestAlignment } from './align.ts';
+import { ITEM_SECONDS } from './chromaprint.ts';
 import { candidateQuery, KEY_SHIFT, lookupKeys } from './lookup-keys.ts';
 import { type DspLink, RegistryRecording } from './registry-recording.entity.ts';
 import { RegistryVersion } from './registry-version.entity.ts';
@@ -115,7 +116,7 @@ export async function findBestMatch(
     const alignment = bestAlignment(fingerprint, recording.fingerprint, KEY_SHIFT);
     const queryMatchPercentage = Math.round(alignment.matchedShare * 1000) / 10;
     if (!best || queryMatchPercentage > best.queryMatchPercentage) {
-      best = { recording, queryMatchPercentage, offsetSeconds: alignment.offset * (4096 / 3 / 11_025) };
+      best = { recording, queryMatchPercentage, offsetSeconds: alignment.offset * ITEM_SECONDS };
     }
   }
   return best;

@@ -1,5 +1,5 @@
 export { type DistributeResult, distributeToStores } from './distribute.ts';
-export { readTakedownTarget, type TakedownStoresResult, takedownStores } from './takedown.ts';
+export { type TakedownStoresResult, takedownStores } from './takedown.ts';
 export { setTargetStores, type TargetStoresResult } from './target-stores.ts';
 export {
   getUgcPolicies,

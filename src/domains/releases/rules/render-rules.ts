@@ -54,22 +54,6 @@ export function renderMetadataRulesMarkdown(): string {
   return `${[...intro, '', sections.join('\n\n')].join('\n')}\n`;
 }
 
-export function metadataRulesJson(): {
-  version: string;
-  generatedFrom: 'rules-engine';
-  format: 'markdown';
-  markdown: string;
-  rules: RuleDescriptor[];
-} {
-  return {
-    version: metadataRulesVersion(),
-    generatedFrom: 'rules-engine',
-    format: 'markdown',
-    markdown: renderMetadataRulesMarkdown(),
-    rules: [...RULES],
-  };
-}
-
 export function renderHitlistMarkdown(): string {
   const line = (rule: RuleDescriptor) => `- ${code(rule.id)}: ${rule.title}`;
   const warnings = HITLIST_WARNING_IDS.map((id) => RULES.find((rule) => rule.id === id)).filter(

@@ -34,7 +34,7 @@ export interface TranscodedAudio {
 
 /** Shorter than this (rounded to the millisecond, zero) counts as no audio at all. */
 const MIN_DURATION_SECONDS = 0.001;
-/** The platform's floor for delivery: 44.1 kHz at 16 bits (METADATA-RULES.md, Assets). */
+/** The platform's floor for delivery: 44.1 kHz at 16 bits (the rule `audio.lossless`). */
 const MIN_SAMPLE_RATE = 44_100;
 const MIN_BIT_DEPTH = 16;
 /** ffmpeg's FLAC encoder stores 16 or 24 bits; deeper sources are reduced to 24. */

@@ -2,14 +2,3 @@ export { evaluateRules } from './evaluate.ts';
 export { hasErrors } from './issues.ts';
 export { isAiDeclared, normaliseSubmission } from './normalise.ts';
 export { prepareForSubmission } from './prepare.ts';
-export type {
-  ContributorInput,
-  LocalsEntry,
-  NormalisedSubmission,
-  PrimaryArtistInput,
-  ReleaseInput,
-  RuleContext,
-  RuleIssue,
-  TrackInput,
-  WriterInput,
-} from './types.ts';

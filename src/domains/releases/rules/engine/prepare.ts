@@ -86,10 +86,10 @@ function prepareTrack(track: TrackInput): TrackInput {
 }
 
 /**
- * What submission does silently to a payload that passed the rules (METADATA-RULES.md, spec "Submission
- * rules"): extra locals entries for a language already present dropped, unconfirmable script codes dropped,
- * versions removed from title_locals entries, ISRCs normalised, store aliases resolved to ids (omitted or
- * null stays null = all supported stores). Pure: the input is not modified.
+ * What submission does silently to a payload that passed the rules (docs/releases.md, "Submit"): extra
+ * locals entries for a language already present dropped, unconfirmable script codes dropped, versions
+ * removed from title_locals entries, ISRCs normalised, store aliases resolved to ids (omitted or null
+ * stays null = all supported stores). Pure: the input is not modified.
  */
 export function prepareForSubmission(submission: NormalisedSubmission): NormalisedSubmission {
   const tracks: unknown = submission.tracks;

@@ -10,7 +10,7 @@ interface NameField {
   main: boolean;
 }
 
-/** Names that are generic on their own (METADATA-RULES.md). */
+/** Names that are generic on their own (the rule `artist.generic-name`, `rules/rule-catalog.ts`). */
 const GENERIC_NAMES: ReadonlySet<string> = new Set([
   'white noise',
   'sleep music',
