@@ -71,12 +71,15 @@ export async function startDeliveryRunner(deps: {
     },
     handle,
   );
-  // Adapters' slow work, one store at a time per process, only when an adapter has any.
+  // Adapters' slow work, two stores' at a time per process, only when an adapter has any. A job at a
+  // time per fetch, so pg-boss's burst mode does not apply; without the short notify poll a backlog
+  // (jobs queued while both slots were busy, no new NOTIFY to wake them) drained one job per slot
+  // every 30 s.
   const working = deps.adapters.all.some((adapter) => adapter.work);
   if (working) {
     await deps.boss.work<StoreWorkData>(
       WORK_QUEUE,
-      { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5 },
+      { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 },
       async ([job]) => {
         if (job) await runStoreWork(deps.em(), deps.adapters, job.data, clock, job.signal);
       },
