@@ -40,17 +40,20 @@ export class Submitter {
   readonly submissions: Submission[] = [];
   readonly #url: ServerUrl;
   readonly #account: AccountFixture;
+  readonly #storeIds: number[];
 
-  constructor(url: ServerUrl, account: AccountFixture) {
+  /** `storeIds`: where each release goes (the default: two sandbox stores). */
+  constructor(url: ServerUrl, account: AccountFixture, storeIds: number[] = [301, 302]) {
     this.#url = url;
     this.#account = account;
+    this.#storeIds = storeIds;
   }
 
   /** Submits `count` releases one after the other, stopping at the first unknown outcome. */
   async run(prefix: string, assets: Assets, count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
       const body = validSubmission(assets, 1);
-      body.release.distribution_store_ids = [301, 302];
+      body.release.distribution_store_ids = this.#storeIds;
       const submission: Submission = {
         key: `${prefix}-${i}`,
         body,

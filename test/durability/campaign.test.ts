@@ -8,6 +8,7 @@ import { accountWithToken } from '../support/factories.ts';
 import { useCleanup } from '../support/process-world.ts';
 import { Campaign, formatRow, formatSummary, TABLE_HEADER } from './campaign.ts';
 import { checkFinal, checkTrial } from './checks.ts';
+import { packageViolations } from './sftp-stores.ts';
 
 const cleanup = useCleanup();
 
@@ -30,11 +31,13 @@ describe('kill -9 campaign, short form (the full one: npm run campaign -- --tria
     expect(report.kills).toBeGreaterThanOrEqual(3);
     expect(report.trials.map((t) => t.violations)).toEqual([[], [], []]);
     expect(report.final).toEqual([]);
-    // The load really ran: releases went through the sandbox, money moved, events reached clients.
+    // The load really ran: releases went through the sandbox and the SFTP stores, money moved, events reached clients.
     expect(report.trials.every((t) => t.releases > 0 && t.events > 0 && t.paid > 0)).toBe(true);
     expect(report.webhookHits).toBeGreaterThan(0);
+    // Two SFTP stores: a package for each release at each.
+    expect(report.storePackages).toBe(2 * report.trials.reduce((n, t) => n + t.releases, 0));
     expect(formatRow(report.trials[0]!)).toContain(`${report.trials[0]!.killAtMs}ms`);
-  }, 360_000);
+  }, 600_000);
 
   it('the checks report what a broken run would leave behind', async () => {
     const database = await createTestDatabase('campaign_checks');
@@ -83,5 +86,26 @@ describe('kill -9 campaign, short form (the full one: npm run campaign -- --tria
       [account.accountId],
     );
     expect(await checkFinal(orm.em, [account.accountId], [])).toContain('1 auto-reloads never finished');
+
+    const taken = (messagePath: string, fileStatus: string) => ({
+      messagePath,
+      message: '',
+      answer: { fileStatus },
+    });
+    expect(
+      packageViolations([{ id: 'r1', upc: '000000000017' }], {
+        received: new Map([
+          [302, [taken('b1/000000000017.xml', 'FileOK'), taken('b2/000000000017.xml', 'FileOK')]],
+          [303, [taken('b3/000000000017/000000000017.xml', 'ResourceCorrupt')]],
+          [304, []],
+        ]),
+        partialFiles: ['store-302/b4/resources/.A1.flac.part'],
+      }),
+    ).toEqual([
+      'store-302/b4/resources/.A1.flac.part left partial',
+      'release r1 reached store 302 as [FileOK, FileOK]',
+      'release r1 reached store 303 as [ResourceCorrupt]',
+      'release r1 reached store 304 as []',
+    ]);
   });
 });

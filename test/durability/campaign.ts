@@ -10,6 +10,7 @@ import { seeded } from '../support/synthetic-audio.ts';
 import { waitFor } from '../support/wait.ts';
 import { Buyer, Submitter } from './actors.ts';
 import { campaignSettled, checkFinal, checkTrial, type TrialRecord, trialSettled } from './checks.ts';
+import { startSftpStores } from './sftp-stores.ts';
 import { ResumingSubscriber } from './subscriber.ts';
 
 export interface CampaignOptions {
@@ -53,7 +54,15 @@ export interface CampaignReport {
   violations: number;
   seconds: number;
   webhookHits: number;
+  /** Packages the SFTP stores received (each release once per store when nothing is violated). */
+  storePackages: number;
 }
+
+/**
+ * How long a trial may take to settle after its clients are done: an upload to an SFTP store that a
+ * kill cut off waits for its job's heartbeat to lapse (about 20 s) before it resumes.
+ */
+const TRIAL_SETTLE_MS = 120_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,7 +71,7 @@ type Step = () => Promise<void>;
 /**
  * A kill -9 campaign: one database, one https webhook receiver, and one or two real server processes
  * (two share a Redis of their own) that each trial loads with a mix (idempotent submissions, checkouts paid on the page or by payment events,
- * auto-reloads, sandbox delivery steps, webhook fan-out, resuming graphql-ws subscribers), kills with
+ * auto-reloads, store delivery (the sandbox, and two stores over SFTP to a real sshd), webhook fan-out, resuming graphql-ws subscribers), kills with
  * SIGKILL at a random moment, restarts, lets the clients retry, waits to settle and checks.
  */
 export class Campaign {
@@ -79,13 +88,18 @@ export class Campaign {
   async run(): Promise<CampaignReport> {
     const started = performance.now();
     const world = await startProcessWorld(this.#cleanup, 'campaign', 4);
-    const env: Record<string, string> = { ...world.env, WEBHOOK_TIMEOUT_SECONDS: '5' };
+    const secretKey = Buffer.from(world.env.WEBHOOK_SECRET_KEY, 'base64');
+    const sftp = await startSftpStores(world.orm.em, secretKey);
+    this.#cleanup.push(sftp.close);
+    const env: Record<string, string> = { ...world.env, ...sftp.env, WEBHOOK_TIMEOUT_SECONDS: '5' };
+    // Store 301 stays on the sandbox; the others are delivered over SFTP.
+    const storeIds = [301, ...sftp.storeIds];
     // The campaign's database names its Redis namespace, so nothing else on that Redis reaches it.
     if (this.#options.processes > 1)
       env.REDIS_URL = process.env.CAMPAIGN_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const eventSecret = createSandboxPayments({
       publicUrl: 'http://127.0.0.1',
-      secretKey: Buffer.from(world.env.WEBHOOK_SECRET_KEY, 'base64'),
+      secretKey,
     }).webhookSecret;
     for (let i = 0; i < this.#options.processes; i++) this.#servers.push(await startServerProcess(env));
     // Client n talks to process n (modulo their number), wherever it runs now.
@@ -128,9 +142,9 @@ export class Campaign {
       const subscribers = accounts.map((a, n) => this.#subscribe(urlOf(n + 1), a));
 
       const submitters = [
-        new Submitter(urlOf(0), spender),
-        new Submitter(urlOf(1), spender),
-        new Submitter(urlOf(2), buyer),
+        new Submitter(urlOf(0), spender, storeIds),
+        new Submitter(urlOf(1), spender, storeIds),
+        new Submitter(urlOf(2), buyer, storeIds),
       ];
       const buyers = [new Buyer(urlOf(3), buyer, eventSecret)];
       const victim = () => Math.floor(random() * this.#servers.length);
@@ -165,9 +179,10 @@ export class Campaign {
       await waitFor(
         () => trialSettled(world.orm.em, record),
         (settled) => settled,
-        60_000,
+        TRIAL_SETTLE_MS,
       );
       for (const subscriber of subscribers) await this.#unsubscribe(subscriber);
+      record.stores = { received: sftp.received(), partialFiles: sftp.partialFiles() };
       const violations = await checkTrial(world.orm.em, record, world.receiver.hits);
       const counts = await this.#counts(world.orm.em, record.accountIds);
       const result: TrialResult = {
@@ -204,6 +219,7 @@ export class Campaign {
       violations: results.reduce((sum, r) => sum + r.violations.length, 0) + final.length,
       seconds: (performance.now() - started) / 1000,
       webhookHits: world.receiver.hits.length,
+      storePackages: [...sftp.received().values()].reduce((n, received) => n + received.length, 0),
     };
     return report;
   }
@@ -283,7 +299,7 @@ export function formatSummary(report: CampaignReport): string {
       `duration ${report.seconds.toFixed(0)} s, accepted submissions ${sum(report, 'accepted')}, ` +
       `retried requests ${sum(report, 'retried')}, paid checkouts ${sum(report, 'paid')}, ` +
       `auto-reloads ${sum(report, 'reloads')}, releases distributed ${sum(report, 'releases')}, ` +
-      `events ${sum(report, 'events')}, webhook hits ${report.webhookHits}, subscriber resumes ${sum(report, 'resumes')}`,
+      `events ${sum(report, 'events')}, webhook hits ${report.webhookHits}, SFTP packages ${report.storePackages}, subscriber resumes ${sum(report, 'resumes')}`,
   ];
   for (const r of report.trials) for (const v of r.violations) lines.push(`  trial ${r.trial}: ${v}`);
   for (const v of report.final) lines.push(`  final: ${v}`);

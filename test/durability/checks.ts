@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Hit } from '../support/https-receiver.ts';
 import type { Checkout, Submission } from './actors.ts';
+import { packageViolations, type StorePackages } from './sftp-stores.ts';
 
 /** What one trial's accounts did, as the clients saw it. */
 export interface TrialRecord {
@@ -9,6 +10,8 @@ export interface TrialRecord {
   checkouts: Checkout[];
   /** Per account: the cursors its resuming subscriber received, in order. */
   received: Map<string, number[]>;
+  /** What the SFTP stores received, when the campaign connected any. */
+  stores?: StorePackages;
 }
 
 type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
@@ -124,7 +127,7 @@ async function ledgerChains(q: Query, accountIds: string[]): Promise<string[]> {
 /**
  * Every outbox event published once (a cursor), in order (publication time never goes back along the
  * cursors); every release walked its stores to the end: distributed, each aggregate move and the
- * approval exactly once.
+ * approval exactly once, and one complete package taken by each SFTP store.
  */
 async function eventsAndDelivery(q: Query, trial: TrialRecord): Promise<string[]> {
   const violations: string[] = [];
@@ -139,17 +142,39 @@ async function eventsAndDelivery(q: Query, trial: TrialRecord): Promise<string[]
          from outbox_events where cursor is not null) s where back`,
   );
   if (Number(backwards?.n) > 0) violations.push(`${backwards?.n} events published out of cursor order`);
-  const releases = await q<{ id: string; aggregate_status: string | null }>(
-    `select id, aggregate_status from releases where account_id in (?) and status <> 'draft'`,
+  const releases = await q<{ id: string; upc: string | null; aggregate_status: string | null }>(
+    `select id, upc, aggregate_status from releases where account_id in (?) and status <> 'draft'`,
     [trial.accountIds],
   );
+  if (trial.stores) violations.push(...packageViolations(releases, trial.stores));
   const events = await q<{ release_id: string; type: string; payload: Record<string, unknown> }>(
     `select release_id, type, payload from outbox_events where account_id in (?) order by cursor`,
     [trial.accountIds],
   );
   for (const release of releases) {
-    if (release.aggregate_status !== 'distributed')
-      violations.push(`release ${release.id} stopped at ${release.aggregate_status}`);
+    if (release.aggregate_status !== 'distributed') {
+      const stores = await q<{
+        store_id: number;
+        status: string;
+        status_text: string;
+        next_step_at: Date | null;
+      }>(
+        'select store_id, status, status_text, next_step_at from deliveries where release_id = ? order by store_id',
+        [release.id],
+      );
+      const where = stores.map(
+        (d) => `${d.store_id} ${d.status} "${d.status_text}" next ${d.next_step_at ?? 'none'}`,
+      );
+      const jobs = await q<{ name: string; key: string; state: string; retries: number; output: unknown }>(
+        `select name, singleton_key as key, state, retry_count as retries, output from pgboss.job
+          where data->>'releaseId' = ? order by created_on`,
+        [release.id],
+      );
+      const work = jobs.map((j) => `${j.name} ${j.key} ${j.state}#${j.retries} ${JSON.stringify(j.output)}`);
+      violations.push(
+        `release ${release.id} stopped at ${release.aggregate_status}: ${where.join('; ')}; jobs: ${work.join('; ')}`,
+      );
+    }
     const own = events.filter((e) => e.release_id === release.id);
     const moves = own
       .filter((e) => e.type === 'release.status_changed')

@@ -79,6 +79,7 @@ export function startDspSimulator(
 ): DspSimulator {
   const received: ReceivedPackage[] = [];
   let busy = false;
+  let stopped = false;
   const tick = async () => {
     if (busy) return;
     busy = true;
@@ -90,16 +91,26 @@ export function startDspSimulator(
         if (existsSync(ack)) continue;
         const message = readFileSync(path.join(root, messagePath), 'utf8');
         const answer = answerFor(messagePath) ?? (await check(dir, message));
+        if (stopped) return;
         received.push({ messagePath, message, answer });
         writeFileSync(`${ack}.part`, ackXml(file, answer));
         renameSync(`${ack}.part`, ack);
       }
+    } catch (error) {
+      // A store stopped meanwhile (its directory removed) has nothing more to answer.
+      if (!stopped) throw error;
     } finally {
       busy = false;
     }
   };
   const timer = setInterval(() => void tick(), 50);
-  return { received, stop: () => clearInterval(timer) };
+  return {
+    received,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }
 
 async function check(dir: string, message: string): Promise<DspAnswer> {
