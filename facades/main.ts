@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { buildAppServices, closeAppServices } from '../schema/services.ts';
 import { checkSettingsAgainstData } from '../schema/start-checks.ts';
+import { connectDatabase } from '../src/app-database.ts';
 import { ConfigError, loadConfig } from '../src/platform/config.ts';
-import { connectDatabase } from '../src/platform/db/connect.ts';
 import { StartError } from '../src/platform/db/start-error.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { assertNodeVersion } from '../src/platform/runtime.ts';

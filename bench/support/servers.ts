@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { migrateToLatest, ormConfig } from '../../src/app-database.ts';
 import { createAccount } from '../../src/domains/accounts/create-account.ts';
 import { issueToken } from '../../src/domains/accounts/issue-token.ts';
 import { grantCredits } from '../../src/domains/credits/grant-credits.ts';
-import { migrateToLatest } from '../../src/platform/db/migrate.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
 import { freePort as freePortOf } from '../../src/platform/free-port.ts';
 
 export { freePortOf as freePort };

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pino } from 'pino';
+import { connectDatabase } from '../app-database.ts';
 import { createAccount } from '../domains/accounts/create-account.ts';
 import { findAccountByEmail, getAccount } from '../domains/accounts/get-account.ts';
 import { issueToken } from '../domains/accounts/issue-token.ts';
@@ -33,7 +34,6 @@ import {
   testStoreConnection,
 } from '../domains/store-connections/index.ts';
 import { type AppConfig, loadConfig } from '../platform/config.ts';
-import { connectDatabase } from '../platform/db/connect.ts';
 import { AppError, invalidRequest, notFound } from '../platform/errors.ts';
 import { notifyInvalidation } from '../platform/events/postgres-invalidations.ts';
 import { createRedisPubSub } from '../platform/events/pubsub.ts';

@@ -4,7 +4,7 @@
  * fails when the entities changed without a migration (CI runs it).
  */
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../platform/db/orm.ts';
+import { ormConfig } from '../app-database.ts';
 
 const [command, name] = process.argv.slice(2);
 const url = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';

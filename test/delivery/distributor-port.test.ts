@@ -4,11 +4,11 @@ import { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
 import type {
   Distributor,
   QueueResult,
+  RecordedDelivery,
   ReleaseDeliveryStatus,
   StoreStatus,
   TakedownResult,
 } from '../../src/domains/delivery/distributor.ts';
-import type { RecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
 import type { Release } from '../../src/domains/releases/release.entity.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';

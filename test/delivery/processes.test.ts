@@ -5,7 +5,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { createClient } from 'graphql-ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ormConfig } from '../../src/platform/db/orm.ts';
+import { ormConfig } from '../../src/app-database.ts';
 import { OutboxEvent } from '../../src/platform/events/outbox-event.entity.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { accountWithToken } from '../support/factories.ts';

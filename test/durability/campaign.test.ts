@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
+import { ormConfig } from '../../src/app-database.ts';
 import { postLedgerEntry } from '../../src/domains/credits/post-ledger-entry.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { accountWithToken } from '../support/factories.ts';

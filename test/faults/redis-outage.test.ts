@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import { ormConfig } from '../../src/platform/db/orm.ts';
+import { ormConfig } from '../../src/app-database.ts';
 import { Submitter } from '../durability/actors.ts';
 import { checkTrial, type TrialRecord, trialSettled } from '../durability/checks.ts';
 import { ResumingSubscriber } from '../durability/subscriber.ts';

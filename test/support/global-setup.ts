@@ -4,9 +4,8 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { migrateToLatest, ormConfig } from '../../src/app-database.ts';
 import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
-import { migrateToLatest } from '../../src/platform/db/migrate.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { isProcessAlive } from '../../src/platform/process.ts';
 import {

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll } from 'vitest';
-import { ormConfig } from '../../src/platform/db/orm.ts';
+import { ormConfig } from '../../src/app-database.ts';
 import { createTestDatabase } from './database.ts';
 
 /** An ORM on a fresh, migrated database of its own, for tests of domain code without a server. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll } from 'vitest';
-import { ormConfig } from '../../src/platform/db/orm.ts';
+import { ormConfig } from '../../src/app-database.ts';
 import { createTestDatabase } from './database.ts';
 import { startHttpsReceiver } from './https-receiver.ts';
 

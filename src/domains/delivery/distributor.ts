@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AggregateStatus, Release } from '../releases/release.entity.ts';
 import type { ReleaseTrack } from '../releases/release-track.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
-import type { RecordedDelivery } from './recorded-delivery.ts';
+import type { JobState } from './release-job.entity.ts';
 
 /** The distributor cannot be reached: status reads fall back to the last known statuses. */
 export class DistributorOfflineError extends Error {
@@ -56,6 +56,18 @@ export interface ReleaseDeliveryStatus {
   /** Present (true) when the distributor could not be asked and these are the last known statuses. */
   fallback?: boolean;
   fallbackReason?: string;
+}
+
+/** What the rows say of a release's delivery: the status read's whole input, read in one statement. */
+export interface RecordedDelivery {
+  releaseId: string;
+  accountId: string;
+  aggregateStatus: AggregateStatus | null;
+  /** The release job's state; null before submission. */
+  jobState: JobState | null;
+  stores: StoreStatus[];
+  /** Why an adapter of the release's stores cannot be reached (any adapter before it has stores); null while all can. */
+  outage: string | null;
 }
 
 /**

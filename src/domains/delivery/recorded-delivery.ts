@@ -2,24 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertReleaseId, releaseNotFound, releaseNotOwned } from '../releases/find-release.ts';
 import type { AggregateStatus } from '../releases/release.entity.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
-import type { ReleaseDeliveryStatus, StoreStatus } from './distributor.ts';
+import type { RecordedDelivery, ReleaseDeliveryStatus } from './distributor.ts';
 import { outageColumns, outagesOf } from './outages.ts';
 import type { JobState } from './release-job.entity.ts';
 import { storeNameOf } from './status-text.ts';
 import type { StoreAdapter } from './store-adapter.ts';
 import type { StoreAdapters } from './store-adapters.ts';
-
-/** What the rows say of a release's delivery: the status read's whole input, read in one statement. */
-export interface RecordedDelivery {
-  releaseId: string;
-  accountId: string;
-  aggregateStatus: AggregateStatus | null;
-  /** The release job's state; null before submission. */
-  jobState: JobState | null;
-  stores: StoreStatus[];
-  /** Why an adapter of the release's stores cannot be reached (any adapter before it has stores); null while all can. */
-  outage: string | null;
-}
 
 type Row = {
   account_id: string;

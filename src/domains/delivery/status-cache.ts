@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CommitClearedCache } from '../../platform/cache/commit-cleared-cache.ts';
 import { releaseNotOwned } from '../releases/find-release.ts';
-import { type RecordedDelivery, readRecordedDelivery } from './recorded-delivery.ts';
+import type { RecordedDelivery } from './distributor.ts';
+import { readRecordedDelivery } from './recorded-delivery.ts';
 import type { StoreAdapters } from './store-adapters.ts';
 
 /** The safety net: however invalidation fares, a cached status is at most this old. */

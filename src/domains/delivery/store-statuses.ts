@@ -1,5 +1,10 @@
-import { type Distributor, DistributorOfflineError, type ReleaseDeliveryStatus } from './distributor.ts';
-import { type RecordedDelivery, recordedStatuses } from './recorded-delivery.ts';
+import {
+  type Distributor,
+  DistributorOfflineError,
+  type RecordedDelivery,
+  type ReleaseDeliveryStatus,
+} from './distributor.ts';
+import { recordedStatuses } from './recorded-delivery.ts';
 
 /**
  * The live read: the rows, which every adapter keeps up to date at its steps, unless an adapter of the

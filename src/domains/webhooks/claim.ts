@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgArray } from './record.ts';
+import { pgArray } from '../../platform/db/pg-array.ts';
 
 /** A delivery claimed for sending, with what the POST needs. */
 export interface ClaimedDelivery {

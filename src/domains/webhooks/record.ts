@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { markCacheNeutral } from '../../platform/db/cache-neutral.ts';
+import { pgArray } from '../../platform/db/pg-array.ts';
 import type { ClaimedDelivery } from './claim.ts';
 import type { Outcome } from './send.ts';
 import { AUTO_DISABLE_AFTER_FAILURES } from './webhook-endpoint.entity.ts';
@@ -13,9 +14,6 @@ export interface Sent {
   row: ClaimedDelivery;
   outcome: Outcome;
 }
-
-/** A PostgreSQL array literal of uuids or integers (a JS array parameter would be spread as a list). */
-export const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
 
 const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
 

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
-import { type Orm, openDatabase } from './orm.ts';
+import { type DatabaseModel, type Orm, openDatabase } from './orm.ts';
 
 export interface Database {
   orm: Orm;
@@ -14,15 +14,16 @@ export interface Database {
 export async function connectDatabase(
   config: AppConfig,
   log: Logger,
+  model: DatabaseModel,
   options: { shareRunning?: boolean } = {},
 ): Promise<Database> {
   if (config.DATABASE_URL) {
-    const orm = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+    const orm = await openDatabase(config.DATABASE_URL, model, config.DATABASE_POOL_MAX);
     return { orm, mode: 'external', close: () => orm.close() };
   }
   const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_POSTGRES_PORT, log, options);
   try {
-    const orm = await openDatabase(embedded.url, config.DATABASE_POOL_MAX);
+    const orm = await openDatabase(embedded.url, model, config.DATABASE_POOL_MAX);
     return {
       orm,
       mode: 'embedded',

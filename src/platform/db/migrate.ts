@@ -1,7 +1,6 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { queues } from '../../queues.ts';
-import { installJobs } from '../jobs/index.ts';
-import type { Orm } from './orm.ts';
+import { installJobs, type QueueDefinition } from '../jobs/index.ts';
 
 const MIGRATION_LOCK_KEY = 7_353_100_117;
 
@@ -10,7 +9,11 @@ const MIGRATION_LOCK_KEY = 7_353_100_117;
  * may start at once against one database: a session-level advisory lock lets exactly one of them
  * migrate while the others wait.
  */
-export async function migrateToLatest(orm: Orm, clientUrl: string): Promise<void> {
+export async function migrateToLatest(
+  orm: MikroORM,
+  clientUrl: string,
+  queues: readonly QueueDefinition[],
+): Promise<void> {
   const client = new pg.Client({ connectionString: clientUrl });
   // A query's failure rejects that query; this only keeps a dropped idle connection from crashing start-up.
   client.on('error', () => {});

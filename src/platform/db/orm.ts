@@ -1,21 +1,32 @@
+import type { AnyEntity, EntityClass, EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
-import { entities } from '../../entities.ts';
-import { migrationsList } from '../../migrations/index.ts';
+import type { QueueDefinition } from '../jobs/index.ts';
 import { migrateToLatest } from './migrate.ts';
 
 export type Orm = MikroORM;
 
-export function ormConfig(clientUrl: string, poolMax = 10) {
+/**
+ * What an app brings to its database. The platform imports no app code: the app's composition hands it
+ * the entities the ORM maps, the committed migrations (and the folder `db:migration:create` writes new
+ * ones to), and the job queues created with the schema.
+ */
+export interface DatabaseModel {
+  entities: readonly (EntityClass<AnyEntity> | EntitySchema)[];
+  migrations: { list: MigrationObject[]; path: string };
+  queues: readonly QueueDefinition[];
+}
+
+export function ormConfig(clientUrl: string, model: DatabaseModel, poolMax = 10) {
   return defineConfig({
     clientUrl,
-    entities,
+    entities: [...model.entities],
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     migrations: {
-      path: 'src/migrations',
-      pathTs: 'src/migrations',
-      migrationsList,
+      path: model.migrations.path,
+      pathTs: model.migrations.path,
+      migrationsList: model.migrations.list,
       snapshot: true,
       snapshotName: '.snapshot',
       silent: true,
@@ -26,8 +37,8 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
 }
 
 /** Connects and brings the schema up to date. */
-export async function openDatabase(clientUrl: string, poolMax?: number): Promise<Orm> {
-  const orm = await MikroORM.init(ormConfig(clientUrl, poolMax));
-  await migrateToLatest(orm, clientUrl);
+export async function openDatabase(clientUrl: string, model: DatabaseModel, poolMax?: number): Promise<Orm> {
+  const orm = await MikroORM.init(ormConfig(clientUrl, model, poolMax));
+  await migrateToLatest(orm, clientUrl, model.queues);
   return orm;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray } from '../../../platform/db/pg-array.ts';
 import { bestAlignment } from './align.ts';
 import { ITEM_SECONDS } from './chromaprint.ts';
 import { candidateQuery, KEY_SHIFT, lookupKeys } from './lookup-keys.ts';
@@ -106,7 +107,7 @@ export async function findBestMatch(
     return tem.execute<{ id: string }[]>(
       `select id from registry_recordings where lookup_keys @@ ?::query_int
        order by icount(lookup_keys & ?::int4[]) desc, created_at limit ${CANDIDATES}`,
-      [query, `{${keys.join(',')}}`],
+      [query, pgArray(keys)],
     );
   });
   if (rows.length === 0) return null;

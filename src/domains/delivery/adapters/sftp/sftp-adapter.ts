@@ -1,7 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SftpTimeouts } from '../../../../platform/sftp/index.ts';
-import type { ObjectStorage } from '../../../../platform/storage/object-storage.ts';
-import type { SenderIdentity } from '../../../store-connections/sender.ts';
 import { StoreConnection } from '../../../store-connections/store-connection.entity.ts';
 import type { Delivery } from '../../delivery.entity.ts';
 import type { ReleaseContent } from '../../release-content.ts';
@@ -9,19 +6,10 @@ import { storeNameOf } from '../../status-text.ts';
 import type { StepOutcome, StoreAdapter } from '../../store-adapter.ts';
 import { secondsAfter } from '../../transaction.ts';
 import { FILE_OK } from './acknowledgement.ts';
+import type { SftpAdapterOptions } from './options.ts';
 import { buildPackage, packageIdOf } from './package-builder.ts';
-import type { SftpDeliverySettings } from './settings.ts';
 import { type PackageKind, SftpPackage } from './sftp-package.entity.ts';
 import { runPackageWork } from './work.ts';
-
-export interface SftpAdapterOptions {
-  storage: ObjectStorage;
-  /** The secret-box key that unseals the connections' credentials. */
-  secretKey: Uint8Array;
-  sender: SenderIdentity;
-  settings: SftpDeliverySettings;
-  timeouts?: SftpTimeouts;
-}
 
 /** A work job that never reports back is looked at again after this long (the step's watchdog). */
 const WORK_WATCHDOG_SECONDS = 600;

@@ -7,8 +7,8 @@ import type { WorkContext } from '../../store-adapter.ts';
 import { secondsAfter } from '../../transaction.ts';
 import { AcknowledgementShapeError, parseAcknowledgement } from './acknowledgement.ts';
 import { acknowledgementPath, batchCompleteManifest } from './layout.ts';
+import type { SftpAdapterOptions } from './options.ts';
 import { backoffSeconds } from './settings.ts';
-import type { SftpAdapterOptions } from './sftp-adapter.ts';
 import { SftpPackage } from './sftp-package.entity.ts';
 
 /** What the store's server holds is not what was stored: never left under its final name. */

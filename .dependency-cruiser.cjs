@@ -1,0 +1,105 @@
+/**
+ * Import rules (`npm run lint:imports`, part of `npm run lint`): the directions README.md's layout and
+ * docs/decisions.md state, checked on the resolved import graph of src/, schema/, facades/, test/ and
+ * bench/. Type-only imports are edges like any other: they tie files together all the same.
+ * test/architecture/import-rules.test.ts proves each rule catches a violation.
+ * Cycles between whole domains (a folder and everything under it) are checked in
+ * test/architecture/domain-cycles.test.ts: a rule here sees one file or one folder at a time.
+ */
+const OUTSIDE_PLATFORM = { path: '^(src|schema|facades|test|bench)/', pathNot: '^src/platform/' };
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle between files, type-only imports included: move what both sides need apart.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'platform-is-a-leaf',
+      comment:
+        'src/platform is infrastructure the app is built on: it imports nothing of the app (domains, ' +
+        'src/*.ts, migrations, workers, cli, schema, facades). What it needs of the app, the caller hands ' +
+        'it (src/app-database.ts binds the entities, migrations and queues).',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: OUTSIDE_PLATFORM,
+    },
+    {
+      name: 'src-knows-no-transport',
+      comment: 'src/ knows nothing of GraphQL or transports: imports run facades -> schema -> src.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(schema|facades)/' },
+    },
+    {
+      name: 'domains-stand-on-platform-only',
+      comment:
+        'A domain imports other domains and the platform only, never what composes or runs them ' +
+        '(src/*.ts, src/workers, src/cli, src/migrations).',
+      severity: 'error',
+      from: { path: '^src/domains/' },
+      to: { path: '^src/', pathNot: '^src/(domains|platform)/' },
+    },
+    {
+      name: 'delivery-core-imports-no-adapter',
+      comment:
+        'The delivery core (the domain outside adapters/, and the worker running its jobs) never imports ' +
+        'an adapter: adapters depend on the core (store-adapter.ts), never the reverse.',
+      severity: 'error',
+      from: {
+        path: ['^src/domains/delivery/', '^src/workers/delivery-runner\\.ts$'],
+        pathNot: '^src/domains/delivery/adapters/',
+      },
+      to: { path: '^src/domains/delivery/adapters/' },
+    },
+    {
+      name: 'schema-imports-no-facade',
+      comment: 'schema/ never imports facades/: imports run facades -> schema -> src.',
+      severity: 'error',
+      from: { path: '^schema/' },
+      to: { path: '^facades/' },
+    },
+    {
+      name: 'facades-reach-domains-through-graphql',
+      comment: 'facades/ reach the domain only through GraphQL (schema/execute.ts); src/platform is allowed.',
+      severity: 'error',
+      from: { path: '^facades/' },
+      to: { path: '^src/domains/' },
+    },
+    {
+      name: 'production-imports-no-tests',
+      comment: 'src/, schema/ and facades/ never import test/ or bench/.',
+      severity: 'error',
+      from: { path: '^(src|schema|facades)/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'imports-resolve',
+      comment: 'An import the cruiser cannot resolve would escape every rule above.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no compiler API dependency-cruiser can load (it takes typescript < 7), so swc
+    // parses the sources. swc reports type-only imports (`import type`, `export type`) as dependencies
+    // whatever tsPreCompilationDeps says, which is what no-circular needs.
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+    // The sources import './x.ts' (tsconfig: allowImportingTsExtensions) and packages through their
+    // `exports`, resolved the way Node resolves an ES module. tsconfig.json declares no paths or
+    // baseUrl, so it has nothing to add to resolution (and reading it would need the TypeScript API).
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['node', 'import', 'default'],
+      mainFields: ['module', 'main'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
