@@ -8,6 +8,7 @@ const BENCHES: Record<string, string> = {
   'hot-paths': './hot-paths.ts',
   events: './events.ts',
   subscribers: './subscribers.ts',
+  'fan-out-send': './fan-out-send.ts',
   webhooks: './webhooks.ts',
   'cover-art': './cover-art.ts',
   analytics: './analytics.ts',
