@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity.ts';
+import { PAYMENT_PROVIDERS } from './port.ts';
+
+export const CHECKOUT_UI_MODES = ['hosted', 'embedded'] as const;
+export type CheckoutUiMode = (typeof CHECKOUT_UI_MODES)[number];
+export const CHECKOUT_STATUSES = ['open', 'completed', 'declined', 'expired'] as const;
+
+/**
+ * A checkout we opened with the payment provider. What it buys (credits, amount) is decided here, at
+ * creation, and is what a completion event grants: the event only says which session was paid.
+ */
+export const CheckoutSession = defineEntity({
+  name: 'CheckoutSession',
+  tableName: 'checkout_sessions',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    provider: p.enum(PAYMENT_PROVIDERS),
+    /** The provider's id (`cs_...`): the `sessionId` callers see and the ledger ref `checkout:<id>`. */
+    providerSessionId: p.string().length(255).unique(),
+    uiMode: p.enum(CHECKOUT_UI_MODES),
+    credits: p.integer(),
+    amountCents: p.integer(),
+    currency: p.string().length(3),
+    packageId: p.string().length(50).nullable(),
+    savePaymentMethod: p.boolean(),
+    successPath: p.string().length(2000).nullable(),
+    /** A partner tag attributing the purchase (agent calls), as releases carry. */
+    provenance: p.string().length(100).nullable(),
+    status: p.enum(CHECKOUT_STATUSES).default('open'),
+    /** Sandbox embedded mode: SHA-256 of the client secret's random part. */
+    clientSecretHash: p.string().length(64).nullable(),
+    expiresAt: p.datetime(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    completedAt: p.datetime().nullable(),
+  },
+});
+export type CheckoutSession = InferEntity<typeof CheckoutSession>;

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity.ts';
+import { PAYMENT_PROVIDERS } from './port.ts';
+
+/** The provider's customer for an account (Stripe: one Customer per account). */
+export const PaymentCustomer = defineEntity({
+  name: 'PaymentCustomer',
+  tableName: 'payment_customers',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    provider: p.enum(PAYMENT_PROVIDERS),
+    customerId: p.string().length(255),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['account', 'provider'] }],
+});
+export type PaymentCustomer = InferEntity<typeof PaymentCustomer>;

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity.ts';
+import { PAYMENT_PROVIDERS } from './port.ts';
+
+/** A card the account saved at checkout, for off-session charges (auto-reload). Never the number. */
+export const SavedCard = defineEntity({
+  name: 'SavedCard',
+  tableName: 'saved_cards',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    provider: p.enum(PAYMENT_PROVIDERS),
+    paymentMethodId: p.string().length(255),
+    customerId: p.string().length(255).nullable(),
+    brand: p.string().length(30),
+    last4: p.string().length(4),
+    expMonth: p.integer(),
+    expYear: p.integer(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['account', 'paymentMethodId'] }],
+});
+export type SavedCard = InferEntity<typeof SavedCard>;
