@@ -2,7 +2,7 @@ import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
 import { SignInEvent } from './domains/accounts/sign-in-event.entity.ts';
 import { WebSession } from './domains/accounts/web-session.entity.ts';
-import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
+import { analyticsEntities } from './domains/analytics/entities.ts';
 import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
 import { RegistryRecording } from './domains/audio/registry/registry-recording.entity.ts';
 import { RegistryVersion } from './domains/audio/registry/registry-version.entity.ts';
