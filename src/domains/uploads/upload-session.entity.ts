@@ -33,16 +33,3 @@ export const UploadSession = defineEntity({
 });
 
 export type UploadSession = InferEntity<typeof UploadSession>;
-
-export const UploadChunk = defineEntity({
-  name: 'UploadChunk',
-  tableName: 'upload_chunks',
-  properties: {
-    session: () => p.manyToOne(UploadSession).primary().deleteRule('cascade'),
-    index: p.integer().primary(),
-    size: p.integer(),
-    receivedAt: p.datetime().onCreate(() => new Date()),
-  },
-});
-
-export type UploadChunk = InferEntity<typeof UploadChunk>;
