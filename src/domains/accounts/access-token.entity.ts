@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from './account.entity.ts';
 
 export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth', 'agent_login'] as const;
@@ -9,10 +9,7 @@ export const AccessToken = defineEntity({
   name: 'AccessToken',
   tableName: 'access_tokens',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     kind: p.enum(TOKEN_KINDS).default('pat'),
     name: p.string().length(200),
@@ -29,7 +26,7 @@ export const AccessToken = defineEntity({
     audience: p.string().length(500).nullable(),
     /** Tokens issued to a partner's client: its provenance tag, put on every release submitted with them. */
     provenance: p.string().length(100).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 

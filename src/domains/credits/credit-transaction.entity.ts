@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 
 export const CREDIT_TRANSACTION_TYPES = ['grant', 'purchase', 'debit', 'refund', 'auto_reload'] as const;
@@ -10,10 +10,7 @@ export const CreditTransaction = defineEntity({
   name: 'CreditTransaction',
   tableName: 'credit_transactions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     /** Ledger order within an account (a bigserial: unique and increasing). */
     seq: p.bigint('number').autoincrement().unique(),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
@@ -21,7 +18,7 @@ export const CreditTransaction = defineEntity({
     amount: p.integer(),
     balanceAfter: p.integer(),
     ref: p.string().length(200).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   indexes: [{ properties: ['account', 'seq'] }],
 });

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { PAYMENT_PROVIDERS } from './port.ts';
 
@@ -15,10 +15,7 @@ export const CheckoutSession = defineEntity({
   name: 'CheckoutSession',
   tableName: 'checkout_sessions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     provider: p.enum(PAYMENT_PROVIDERS),
     /** The provider's id (`cs_...`): the `sessionId` callers see and the ledger ref `checkout:<id>`. */
@@ -36,7 +33,7 @@ export const CheckoutSession = defineEntity({
     /** Sandbox embedded mode: SHA-256 of the client secret's random part. */
     clientSecretHash: p.string().length(64).nullable(),
     expiresAt: p.datetime(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
     completedAt: p.datetime().nullable(),
   },
 });

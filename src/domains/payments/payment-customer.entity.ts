@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { PAYMENT_PROVIDERS } from './port.ts';
 
@@ -8,14 +8,11 @@ export const PaymentCustomer = defineEntity({
   name: 'PaymentCustomer',
   tableName: 'payment_customers',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     provider: p.enum(PAYMENT_PROVIDERS),
     customerId: p.string().length(255),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['account', 'provider'] }],
 });

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 
 export const PAYMENT_KINDS = ['checkout', 'auto_reload'] as const;
@@ -13,16 +13,13 @@ export const Payment = defineEntity({
   name: 'Payment',
   tableName: 'payments',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     reference: p.string().length(255).unique(),
     kind: p.enum(PAYMENT_KINDS),
     credits: p.integer(),
     amountCents: p.integer(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 export type Payment = InferEntity<typeof Payment>;

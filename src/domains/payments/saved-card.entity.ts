@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { PAYMENT_PROVIDERS } from './port.ts';
 
@@ -8,10 +8,7 @@ export const SavedCard = defineEntity({
   name: 'SavedCard',
   tableName: 'saved_cards',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     provider: p.enum(PAYMENT_PROVIDERS),
     paymentMethodId: p.string().length(255),
@@ -20,7 +17,7 @@ export const SavedCard = defineEntity({
     last4: p.string().length(4),
     expMonth: p.integer(),
     expYear: p.integer(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['account', 'paymentMethodId'] }],
 });

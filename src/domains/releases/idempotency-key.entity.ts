@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 
 /** An `Idempotency-Key` seen on a submission: the same key with the same body replays its release. */
@@ -10,10 +11,7 @@ export const IdempotencyKey = defineEntity({
     key: p.string().length(255).primary(),
     requestHash: p.string().length(64),
     releaseId: p.uuid(),
-    createdAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .index(),
+    createdAt: columns.createdAt().index(),
   },
 });
 

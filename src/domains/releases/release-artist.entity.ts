@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Release } from './release.entity.ts';
 
 /** An artist credited on a release, with the store profiles linked to it. */
@@ -7,10 +7,7 @@ export const ReleaseArtist = defineEntity({
   name: 'ReleaseArtist',
   tableName: 'release_artists',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     release: () => p.manyToOne(Release).deleteRule('cascade'),
     position: p.integer(),
     name: p.string().length(500),

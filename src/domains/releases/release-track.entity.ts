@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Release } from './release.entity.ts';
 
 /** A submitted track, with what it was billed. */
@@ -7,10 +7,7 @@ export const ReleaseTrack = defineEntity({
   name: 'ReleaseTrack',
   tableName: 'release_tracks',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     release: () => p.manyToOne(Release).deleteRule('cascade'),
     position: p.integer(),
     title: p.string().length(500),

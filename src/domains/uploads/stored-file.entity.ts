@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 
 export const FILE_STORES = ['cover-art', 'audio'] as const;
@@ -18,10 +18,7 @@ export const StoredFile = defineEntity({
   name: 'StoredFile',
   tableName: 'stored_files',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     store: p.enum(FILE_STORES),
     name: p.string().length(200),
@@ -39,7 +36,7 @@ export const StoredFile = defineEntity({
     /** Facts of the stored media: image size, or duration, sample rate, bit depth, channels, codec. */
     media: p.json<Record<string, unknown>>(),
     warnings: p.json<MediaWarning[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['account', 'store', 'name'] }],
 });

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { StoredFile } from './stored-file.entity.ts';
 
@@ -13,10 +13,7 @@ export const UploadSession = defineEntity({
   name: 'UploadSession',
   tableName: 'upload_sessions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     type: p.enum(UPLOAD_TYPES),
     fileName: p.string().length(500),
@@ -28,7 +25,7 @@ export const UploadSession = defineEntity({
     file: () => p.manyToOne(StoredFile).nullable().deleteRule('set null'),
     expiresAt: p.datetime().index(),
     completedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 
 /** The most endpoints one account may register. */
@@ -16,10 +16,7 @@ export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
   tableName: 'webhook_endpoints',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     account: () => p.manyToOne(Account).deleteRule('cascade').index(),
     url: p.text(),
     description: p.string().length(500).nullable(),
@@ -29,11 +26,8 @@ export const WebhookEndpoint = defineEntity({
     failureCount: p.integer().default(0),
     secretSealed: p.text().lazy(),
     secretPrefix: p.string().length(20),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
     /** When the endpoint last became inactive (auto-disabled or PATCH active false). */
     disabledAt: p.datetime().nullable(),
   },

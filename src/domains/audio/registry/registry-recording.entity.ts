@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../../platform/db/columns.ts';
 import { Account } from '../../accounts/account.entity.ts';
 
 export const REGISTRY_SOURCES = ['release', 'catalogue'] as const;
@@ -19,10 +19,7 @@ export const RegistryRecording = defineEntity({
   name: 'RegistryRecording',
   tableName: 'registry_recordings',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     source: p.enum(REGISTRY_SOURCES),
     /** The account whose live release this track is (null for catalogue entries). */
     account: () => p.manyToOne(Account).deleteRule('cascade').nullable(),
@@ -40,7 +37,7 @@ export const RegistryRecording = defineEntity({
     durationSeconds: p.double(),
     fingerprint: p.json<number[]>(),
     lookupKeys: p.array().columnType('int4[]'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['releaseId', 'trackPosition'] }, { properties: ['source', 'externalKey'] }],
   indexes: [
