@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from './account.entity.ts';
+import { owningAccount } from './owning-account.ts';
 
 export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth', 'agent_login'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
@@ -10,7 +10,7 @@ export const AccessToken = defineEntity({
   tableName: 'access_tokens',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     kind: p.enum(TOKEN_KINDS).default('pat'),
     name: p.string().length(200),
     /** SHA-256 of the full token; the token itself is shown once and never stored. */

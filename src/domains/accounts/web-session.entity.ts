@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from './account.entity.ts';
+import { owningAccount } from './owning-account.ts';
 
 /** A person signed in to the developer settings pages (cookie `tb_session`). */
 export const WebSession = defineEntity({
@@ -8,7 +8,7 @@ export const WebSession = defineEntity({
   tableName: 'web_sessions',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     /** SHA-256 of the cookie's secret; the secret itself is never stored. */
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime().index(),

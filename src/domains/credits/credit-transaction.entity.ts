@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const CREDIT_TRANSACTION_TYPES = ['grant', 'purchase', 'debit', 'refund', 'auto_reload'] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
@@ -13,7 +13,7 @@ export const CreditTransaction = defineEntity({
     id: columns.id(),
     /** Ledger order within an account (a bigserial: unique and increasing). */
     seq: p.bigint('number').autoincrement().unique(),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => owningAccount(),
     type: p.enum(CREDIT_TRANSACTION_TYPES),
     amount: p.integer(),
     balanceAfter: p.integer(),

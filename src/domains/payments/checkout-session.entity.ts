@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 import { PAYMENT_PROVIDERS } from './port.ts';
 
 export const CHECKOUT_UI_MODES = ['hosted', 'embedded'] as const;
@@ -16,7 +16,7 @@ export const CheckoutSession = defineEntity({
   tableName: 'checkout_sessions',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     provider: p.enum(PAYMENT_PROVIDERS),
     /** The provider's id (`cs_...`): the `sessionId` callers see and the ledger ref `checkout:<id>`. */
     providerSessionId: p.string().length(255).unique(),

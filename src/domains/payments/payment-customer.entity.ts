@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 import { PAYMENT_PROVIDERS } from './port.ts';
 
 /** The provider's customer for an account (Stripe: one Customer per account). */
@@ -9,7 +9,7 @@ export const PaymentCustomer = defineEntity({
   tableName: 'payment_customers',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => owningAccount(),
     provider: p.enum(PAYMENT_PROVIDERS),
     customerId: p.string().length(255),
     createdAt: columns.createdAt(),

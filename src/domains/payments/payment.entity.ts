@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const PAYMENT_KINDS = ['checkout', 'auto_reload'] as const;
 
@@ -14,7 +14,7 @@ export const Payment = defineEntity({
   tableName: 'payments',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     reference: p.string().length(255).unique(),
     kind: p.enum(PAYMENT_KINDS),
     credits: p.integer(),

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 import { PAYMENT_PROVIDERS } from './port.ts';
 
 /** A card the account saved at checkout, for off-session charges (auto-reload). Never the number. */
@@ -9,7 +9,7 @@ export const SavedCard = defineEntity({
   tableName: 'saved_cards',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     provider: p.enum(PAYMENT_PROVIDERS),
     paymentMethodId: p.string().length(255),
     customerId: p.string().length(255).nullable(),

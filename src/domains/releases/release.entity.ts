@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const RELEASE_STATUSES = ['draft', 'submitted'] as const;
 
@@ -23,7 +23,7 @@ export const Release = defineEntity({
   tableName: 'releases',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => owningAccount(),
     status: p.enum(RELEASE_STATUSES).default('draft'),
     /** A chat conversation whose draft this is (agents), unique per account. */
     conversationId: p.string().length(200).nullable(),

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const FILE_STORES = ['cover-art', 'audio'] as const;
 export type FileStore = (typeof FILE_STORES)[number];
@@ -19,7 +19,7 @@ export const StoredFile = defineEntity({
   tableName: 'stored_files',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => owningAccount(),
     store: p.enum(FILE_STORES),
     name: p.string().length(200),
     storageKey: p.string().length(600).unique(),

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 import { StoredFile } from './stored-file.entity.ts';
 
 export const UPLOAD_TYPES = ['coverArt', 'audio'] as const;
@@ -14,7 +14,7 @@ export const UploadSession = defineEntity({
   tableName: 'upload_sessions',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     type: p.enum(UPLOAD_TYPES),
     fileName: p.string().length(500),
     fileSize: p.bigint('number'),

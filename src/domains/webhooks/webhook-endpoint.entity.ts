@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 /** The most endpoints one account may register. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 5;
@@ -17,7 +17,7 @@ export const WebhookEndpoint = defineEntity({
   tableName: 'webhook_endpoints',
   properties: {
     id: columns.id(),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    account: () => owningAccount().index(),
     url: p.text(),
     description: p.string().length(500).nullable(),
     eventTypes: p.array(),

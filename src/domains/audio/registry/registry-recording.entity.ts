@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../../platform/db/columns.ts';
-import { Account } from '../../accounts/account.entity.ts';
+import { owningAccount } from '../../accounts/owning-account.ts';
 
 export const REGISTRY_SOURCES = ['release', 'catalogue'] as const;
 
@@ -22,7 +22,7 @@ export const RegistryRecording = defineEntity({
     id: columns.id(),
     source: p.enum(REGISTRY_SOURCES),
     /** The account whose live release this track is (null for catalogue entries). */
-    account: () => p.manyToOne(Account).deleteRule('cascade').nullable(),
+    account: () => owningAccount().nullable(),
     /** The live release and track it came from (kept as ids: the registry outlives nothing it points at). */
     releaseId: p.uuid().nullable(),
     trackPosition: p.integer().nullable(),
