@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { deliverDue, RETRY_BACKOFF_SECONDS } from '../../src/domains/webhooks/deliver.ts';
 import { listDeliveries, redeliver } from '../../src/domains/webhooks/deliveries.ts';
-import { startDeliveryWorker } from '../../src/domains/webhooks/delivery-worker.ts';
 import {
   DUPLICATE_WINDOW_SECONDS,
   dispatchEvent,
   dispatchEvents,
 } from '../../src/domains/webhooks/dispatch.ts';
 import { createEndpoint, listEndpoints, updateEndpoint } from '../../src/domains/webhooks/endpoints.ts';
+import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
 import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
 import { deliveryView } from '../../src/domains/webhooks/views.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
@@ -388,11 +388,11 @@ describe('webhook delivery', () => {
   });
 });
 
-describe('webhook delivery worker (pipeline)', () => {
+describe('webhook sender (pipeline)', () => {
   /** Runs a worker with `concurrency` in flight until `done` holds. */
   async function runWorker(concurrency: number, done: () => Promise<boolean>, client = outbound) {
     const logger = createLogger('silent');
-    const stop = startDeliveryWorker({
+    const stop = startWebhookSender({
       orm: orm(),
       outbound: client,
       secretKey,
@@ -465,7 +465,7 @@ describe('webhook delivery worker (pipeline)', () => {
       },
       close: async () => {},
     };
-    const stop = startDeliveryWorker({
+    const stop = startWebhookSender({
       orm: orm(),
       outbound: gated,
       secretKey,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startDeliveryWorker } from '../../src/domains/webhooks/delivery-worker.ts';
 import { publishedEventsAfter } from '../../src/domains/webhooks/dispatch.ts';
 import { type Dispatcher, startDispatcher } from '../../src/domains/webhooks/dispatcher.ts';
 import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
+import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
 import { createLocalPubSub, type PubSub } from '../../src/platform/events/pubsub.ts';
@@ -124,7 +124,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('resumes from its persisted cursor: events published while stopped go out after restart', async () => {
-    const stopWorker = startDeliveryWorker({ orm: orm(), outbound, secretKey, logger, timeoutSeconds: 5 });
+    const stopWorker = startWebhookSender({ orm: orm(), outbound, secretKey, logger, timeoutSeconds: 5 });
     const { accountId, endpoints } = await setup(1);
     const { endpointId, secret, path } = endpoints[0]!;
     try {

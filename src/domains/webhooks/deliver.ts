@@ -46,7 +46,7 @@ export async function recordSent(em: EntityManager, sent: Sent[], now: Date): Pr
 
 /**
  * One round: claims up to `limit` due deliveries (`claimDue`), POSTs them concurrently outside any
- * transaction, and records the outcomes (`recordSent`). The delivery worker runs the same steps as a
+ * transaction, and records the outcomes (`recordSent`). The webhook sender (sender.ts) runs the same steps as a
  * continuous pipeline; this round form is for tests and one-off draining.
  */
 export async function deliverDue(em: EntityManager, deps: DeliverDeps, limit = 10): Promise<DeliverResult> {

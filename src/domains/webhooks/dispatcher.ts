@@ -19,7 +19,7 @@ export interface DispatcherOptions {
   catchUpMs?: number;
   /** Wait before retrying after a failure (default 1 s). */
   retryMs?: number;
-  /** Called after an event queued deliveries, so a delivery worker need not wait for its next poll. */
+  /** Called after an event queued deliveries, so the webhook sender need not wait for its next poll. */
   onQueued?: () => void;
   /** Hears each batch's fan-out: deliveries created pending and suppressed (metrics). */
   onDispatched?: (result: DispatchResult) => void;
