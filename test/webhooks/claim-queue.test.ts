@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimedDelivery } from '../../src/domains/webhooks/claim.ts';
 import { ClaimQueue } from '../../src/domains/webhooks/claim-queue.ts';
-import { CLAIM_MARGIN_SECONDS } from '../../src/domains/webhooks/deliver.ts';
+import { CLAIM_MARGIN_SECONDS } from '../../src/domains/webhooks/send-due.ts';
 
 const row = (id: string): ClaimedDelivery => ({
   id,

@@ -1,7 +1,6 @@
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
-import { deliverDue, RETRY_BACKOFF_SECONDS } from '../../src/domains/webhooks/deliver.ts';
 import { listDeliveries, redeliver } from '../../src/domains/webhooks/deliveries.ts';
 import {
   DUPLICATE_WINDOW_SECONDS,
@@ -9,6 +8,7 @@ import {
   dispatchEvents,
 } from '../../src/domains/webhooks/dispatch.ts';
 import { createEndpoint, listEndpoints, updateEndpoint } from '../../src/domains/webhooks/endpoints.ts';
+import { RETRY_BACKOFF_SECONDS, sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
 import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
 import { deliveryView } from '../../src/domains/webhooks/views.ts';
@@ -49,7 +49,7 @@ const deps = () => ({ outbound, secretKey, now: clock.now(), timeoutSeconds: 5 }
 /** Sends everything due now, until nothing is left due. */
 async function drain(client = outbound): Promise<void> {
   for (;;) {
-    const result = await deliverDue(orm().em.fork(), { ...deps(), outbound: client }, 50);
+    const result = await sendDueWebhooks(orm().em.fork(), { ...deps(), outbound: client }, 50);
     if (result.claimed === 0) return;
   }
 }

@@ -1,5 +1,5 @@
 import type { ClaimedDelivery } from './claim.ts';
-import { CLAIM_MARGIN_SECONDS } from './deliver.ts';
+import { CLAIM_MARGIN_SECONDS } from './send-due.ts';
 
 /**
  * Claimed deliveries waiting for a free slot, oldest claim first. A claim's lease lasts the request

@@ -1,8 +1,8 @@
-export { deliverDue } from './deliver.ts';
 export { listDeliveries, pageOfDeliveries, redeliver } from './deliveries.ts';
 export { dispatchEvent } from './dispatch.ts';
 export { startDispatcher } from './dispatcher.ts';
 export { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from './endpoints.ts';
+export { sendDueWebhooks } from './send-due.ts';
 export { startWebhookSender } from './sender.ts';
 export { deliveryView, endpointView, type WebhookDeliveryView, type WebhookEndpointView } from './views.ts';
 export { WebhookDelivery } from './webhook-delivery.entity.ts';

@@ -6,9 +6,9 @@ import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
 import { type ClaimedDelivery, claimDue, releaseClaims } from './claim.ts';
 import { ClaimQueue } from './claim-queue.ts';
-import { type DeliverResult, leaseUntil, recordSent } from './deliver.ts';
 import type { Sent } from './record.ts';
 import { failedOutcome, secretOpener, sendDelivery } from './send.ts';
+import { leaseUntil, recordSent, type SendCounts } from './send-due.ts';
 
 const IDLE_MS = 250;
 /** Sends in flight per process by default (the server sets WEBHOOK_CONCURRENCY). */
@@ -29,7 +29,7 @@ export interface WebhookSenderOptions {
   /** Woken when deliveries are queued (idle polls are the safety net). */
   wakeup?: Wakeup;
   /** Hears outcomes as they are recorded (metrics). */
-  onRound?: (result: DeliverResult) => void;
+  onRound?: (result: SendCounts) => void;
 }
 
 /**
