@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimDue } from './claim.ts';
 import { recordFailure, recordSuccesses, type Sent } from './record.ts';
-import { type SendDeps, sendDelivery } from './send.ts';
+import { type SendDeps, sendWebhook } from './send.ts';
 
 export { RETRY_BACKOFF_SECONDS } from './record.ts';
 
@@ -53,7 +53,7 @@ export async function recordSent(em: EntityManager, sent: Sent[], now: Date): Pr
 export async function sendDueWebhooks(em: EntityManager, deps: SendDueDeps, limit = 10): Promise<SendCounts> {
   const claimed = await claimDue(em, deps.now, limit, leaseUntil(deps.now, deps.timeoutSeconds));
   const sent = await Promise.all(
-    claimed.map(async (row) => ({ row, outcome: await sendDelivery(row, deps) })),
+    claimed.map(async (row) => ({ row, outcome: await sendWebhook(row, deps) })),
   );
   const result = await recordSent(em.fork(), sent, deps.now);
   return { ...result, claimed: claimed.length };

@@ -4,10 +4,10 @@ import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { type ClaimedDelivery, claimDue, releaseClaims } from './claim.ts';
+import { type ClaimedWebhookDelivery, claimDue, releaseClaims } from './claim.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import type { Sent } from './record.ts';
-import { failedOutcome, secretOpener, sendDelivery } from './send.ts';
+import { failedOutcome, secretOpener, sendWebhook } from './send.ts';
 import { leaseUntil, recordSent, type SendCounts } from './send-due.ts';
 
 const IDLE_MS = 250;
@@ -62,7 +62,7 @@ export function startWebhookSender(options: WebhookSenderOptions): (deadline?: n
   let stopDeadline = Number.POSITIVE_INFINITY;
   let givenUp = false;
   let inFlight = 0;
-  const sending = new Set<ClaimedDelivery>();
+  const sending = new Set<ClaimedWebhookDelivery>();
   const queued = new ClaimQueue();
   let slotFreed: (() => void) | null = null;
 
@@ -74,9 +74,9 @@ export function startWebhookSender(options: WebhookSenderOptions): (deadline?: n
       if (!row) return;
       inFlight++;
       sending.add(row);
-      // sendDelivery answers every failure as an outcome; a rejection all the same is recorded as a
+      // sendWebhook answers every failure as an outcome; a rejection all the same is recorded as a
       // failed attempt too, so the slot is always given back.
-      void sendDelivery(row, sendDeps)
+      void sendWebhook(row, sendDeps)
         .catch((error: unknown) => failedOutcome(error, 0))
         .then((outcome) => {
           if (givenUp) return;
@@ -104,7 +104,7 @@ export function startWebhookSender(options: WebhookSenderOptions): (deadline?: n
     while (!stopped) {
       await roomForBatch();
       if (stopped) break;
-      let claimed: ClaimedDelivery[] = [];
+      let claimed: ClaimedWebhookDelivery[] = [];
       const now = clock.now();
       try {
         claimed = await claimDue(options.orm.em.fork(), now, room(), leaseUntil(now, timeoutSeconds));
