@@ -4,7 +4,7 @@ import type { Clock } from '../domains/delivery/clock.ts';
 import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
 import type { Mailer } from '../domains/mail/mailer.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
-import { startDispatcher, startWebhookSender } from '../domains/webhooks/index.ts';
+import { startWebhookDispatcher, startWebhookSender } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
 import type { OutboxRelay } from '../platform/events/relay.ts';
@@ -90,7 +90,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<StopBac
     secretKey: deps.webhookSecretKey,
   });
   const webhookWork = createWakeup();
-  const dispatcher = await startDispatcher({
+  const dispatcher = await startWebhookDispatcher({
     orm: deps.orm,
     pubsub: deps.pubsub,
     logger: deps.logger,

@@ -10,7 +10,7 @@ const BATCH = 100;
 
 const REPLAY_PAGE = 500;
 
-export interface DispatcherOptions {
+export interface WebhookDispatcherOptions {
   orm: MikroORM;
   pubsub: PubSub;
   logger: Logger;
@@ -25,7 +25,7 @@ export interface DispatcherOptions {
   onDispatched?: (result: DispatchResult) => void;
 }
 
-export interface Dispatcher {
+export interface WebhookDispatcher {
   /** The cursor of the last event this dispatcher handled. */
   lastCursor(): number;
   stop(): Promise<void>;
@@ -38,7 +38,7 @@ export interface Dispatcher {
  * waits and replays from its last handled event, so nothing is skipped; a crash resumes from the
  * persisted cursor. One per process is fine: fan-out is idempotent (UNIQUE (endpoint, event)).
  */
-export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
+export async function startWebhookDispatcher(options: WebhookDispatcherOptions): Promise<WebhookDispatcher> {
   const { orm, pubsub, logger } = options;
   const clock = options.clock ?? systemClock;
   const queue: PublishedEvent[] = [];

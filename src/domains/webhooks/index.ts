@@ -1,5 +1,5 @@
 export { dispatchEvent } from './dispatch.ts';
-export { startDispatcher } from './dispatcher.ts';
+export { startWebhookDispatcher } from './dispatcher.ts';
 export { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from './endpoints.ts';
 export { sendDueWebhooks } from './send-due.ts';
 export { startWebhookSender } from './sender.ts';
