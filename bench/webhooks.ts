@@ -7,14 +7,14 @@
  * BENCH_CPU_PROF=<dir> also writes the server's CPU profile; WEBHOOK_BENCH_DRAIN_ONLY=1 runs only the
  * floor and the drain (so that profile is of the delivery path).
  */
-import { DELIVERY_CONCURRENCY } from '../src/domains/webhooks/delivery-worker.ts';
+import { DEFAULT_WEBHOOK_CONCURRENCY } from '../src/domains/webhooks/sender.ts';
 import { appendEvent } from '../src/platform/events/append-event.ts';
 import { startHttpsReceiver } from '../test/support/https-receiver.ts';
 import { type BoundSample, startBoundSampler, verdict } from './support/bound-sampler.ts';
 import { ADMIN_URL, benchApp, startChild } from './support/servers.ts';
 
 const DRAINED = Number(process.env.WEBHOOK_BENCH_DELIVERIES ?? 20_000);
-const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? DELIVERY_CONCURRENCY);
+const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? DEFAULT_WEBHOOK_CONCURRENCY);
 const DRAIN_ONLY = process.env.WEBHOOK_BENCH_DRAIN_ONLY === '1';
 
 const now = () => performance.timeOrigin + performance.now();

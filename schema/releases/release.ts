@@ -6,7 +6,8 @@ import {
   mergedMetadata,
 } from '../../src/domains/releases/read-releases.ts';
 import type { Release } from '../../src/domains/releases/release.entity.ts';
-import { ReleaseArtist, ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
+import { ReleaseArtist } from '../../src/domains/releases/release-artist.entity.ts';
+import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
 import type { TRACK_TYPES } from '../../src/domains/releases/rules/engine/rules-credits.ts';
 import { findOwnedFiles } from '../../src/domains/uploads/find-file.ts';
 

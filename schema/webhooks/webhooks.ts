@@ -2,15 +2,15 @@ import { RELEASE_EVENT_TYPES, type ReleaseEventType } from '../../src/domains/de
 import {
   createEndpoint,
   deleteEndpoint,
-  deliveryView,
   endpointView,
-  listDeliveries,
   listEndpoints,
-  pageOfDeliveries,
-  redeliver,
+  listWebhookDeliveries,
+  pageOfWebhookDeliveries,
+  redeliverWebhook,
   updateEndpoint,
   type WebhookDeliveryView,
   type WebhookEndpointView,
+  webhookDeliveryView,
 } from '../../src/domains/webhooks/index.ts';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import { outboundPolicyFromConfig } from '../../src/platform/http/index.ts';
@@ -118,13 +118,13 @@ builder.queryField('webhookDeliveries', (t) =>
     },
     resolve: async (_root, args, context) =>
       (
-        await listDeliveries(
+        await listWebhookDeliveries(
           context.em,
           requirePrincipal(context).accountId,
           args.endpointId,
           args.limit ?? 20,
         )
-      ).map(deliveryView),
+      ).map(webhookDeliveryView),
   }),
 );
 
@@ -138,13 +138,16 @@ builder.queryField('webhookDeliveriesConnection', (t) =>
         '100 a page, 20 by default).',
       args: { endpointId: t.arg.id({ required: true }) },
       resolve: async (_root, args, context) => {
-        const page = await pageOfDeliveries(
+        const page = await pageOfWebhookDeliveries(
           context.em,
           requirePrincipal(context).accountId,
           args.endpointId,
           args,
         );
-        return { ...page, edges: page.edges.map((edge) => ({ ...edge, node: deliveryView(edge.node) })) };
+        return {
+          ...page,
+          edges: page.edges.map((edge) => ({ ...edge, node: webhookDeliveryView(edge.node) })),
+        };
       },
     },
     { description: "A page of an endpoint's deliveries, newest first." },
@@ -281,8 +284,13 @@ builder.mutationField('redeliverWebhook', (t) =>
     description: 'Sends one delivery again (same delivery id), now.',
     args: { endpointId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) =>
-      deliveryView(
-        await redeliver(context.em, requirePrincipal(context).accountId, args.endpointId, args.deliveryId),
+      webhookDeliveryView(
+        await redeliverWebhook(
+          context.em,
+          requirePrincipal(context).accountId,
+          args.endpointId,
+          args.deliveryId,
+        ),
       ),
   }),
 );

@@ -4,7 +4,7 @@ import type { Clock } from '../domains/delivery/clock.ts';
 import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
 import type { Mailer } from '../domains/mail/mailer.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
-import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';
+import { startWebhookDispatcher, startWebhookSender } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
 import type { OutboxRelay } from '../platform/events/relay.ts';
@@ -41,7 +41,7 @@ export interface BackgroundDeps {
   metrics: Metrics;
 }
 
-/** Stops the background work; resolves with how many jobs and deliveries were cut at the deadline. */
+/** Stops the background work; resolves with how many jobs and webhook sends were cut at the deadline. */
 export type StopBackgroundWork = (deadline?: number) => Promise<number>;
 
 /** How long running work gets to finish when the stop names no deadline. */
@@ -49,7 +49,7 @@ const DEFAULT_STOP_GRACE_MS = 10_000;
 
 /**
  * The background work every server process runs beside the HTTP surfaces: the outbox relay, pg-boss
- * and the store-delivery and daily streams-ingestion and auto-reload jobs it works, the webhook dispatcher and delivery worker, and the upload
+ * and the store-delivery and daily streams-ingestion and auto-reload jobs it works, the webhook dispatcher and sender, and the upload
  * sweeper, and the registry indexer (tracks of releases that go live). Each is safe to run on many instances at once. Returns a function that stops them all.
  *
  * The stop takes no new work anywhere at once, then lets the work running finish until the deadline:
@@ -90,7 +90,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<StopBac
     secretKey: deps.webhookSecretKey,
   });
   const webhookWork = createWakeup();
-  const dispatcher = await startDispatcher({
+  const dispatcher = await startWebhookDispatcher({
     orm: deps.orm,
     pubsub: deps.pubsub,
     logger: deps.logger,
@@ -99,7 +99,7 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<StopBac
   });
   // One pipeline per process keeps WEBHOOK_CONCURRENCY POSTs in flight (SKIP LOCKED claims keep it
   // and other processes off each other's rows).
-  const stopWebhookWorker = startDeliveryWorker({
+  const stopWebhookSender = startWebhookSender({
     wakeup: webhookWork,
     orm: deps.orm,
     outbound: deps.webhookOutbound,
@@ -116,15 +116,15 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<StopBac
     stopOAuthSweeper();
     // pg-boss's stop first: it bounds every worker's wait by the deadline, which the runners' own
     // stops (waiting on their queue's worker) do not; by their turn the workers are gone.
-    const [jobsCut, deliveriesCut] = await Promise.all([
+    const [jobsCut, sendsCut] = await Promise.all([
       jobs.stop(deadline - Date.now()),
-      stopWebhookWorker(deadline),
+      stopWebhookSender(deadline),
       dispatcher.stop(),
       stopIndexer(),
     ]);
     await Promise.all([stopDeliveries(), stopAnalytics(), stopReloads(), stopMail()]);
     await deps.relay.stop();
-    return jobsCut + deliveriesCut;
+    return jobsCut + sendsCut;
   };
 }
 

@@ -3,8 +3,8 @@ import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/s
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
-import { deliverDue } from '../../src/domains/webhooks/deliver.ts';
 import { dispatchEvents } from '../../src/domains/webhooks/dispatch.ts';
+import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
@@ -104,7 +104,7 @@ describe('the cached release status', () => {
 
     // The dispatcher polls several times a second; an empty round commits a claim transaction.
     const outbound = app().services.webhookOutbound;
-    await deliverDue(app().em(), {
+    await sendDueWebhooks(app().em(), {
       outbound,
       secretKey: new Uint8Array(32),
       now: new Date(),

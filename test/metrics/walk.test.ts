@@ -59,7 +59,7 @@ describe('GET /metrics after a walk through the API', () => {
     const statusPath = `/v1/releases/${submitted.body.releaseId}/status`;
     expect((await request(server.url, 'GET', statusPath, { token: account.token })).status).toBe(200);
 
-    // The delivery worker records a round's outcomes after its POSTs, and the sandbox's steps go on
+    // The webhook sender records a round's outcomes after its POSTs, and the sandbox's steps go on
     // writing events for a few seconds: scrape until a delivery has succeeded and the relay and the
     // webhook worker have caught up (nothing unpublished, no delivery due).
     let samples = parseMetrics('');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_AUTHORIZATION_CODES } from '../../src/domains/partners/authorization-codes.ts';
 import { createPartner } from '../../src/domains/partners/manage-partners.ts';
 import { createPartnerAccount, PARTNER_CALLS_PER_CLIENT } from '../../src/domains/partners/provision.ts';
-import { CheckoutSession } from '../../src/domains/payments/entities.ts';
+import { CheckoutSession } from '../../src/domains/payments/checkout-session.entity.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';

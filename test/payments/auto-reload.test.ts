@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
-import { AutoReloadSetting } from '../../src/domains/credits/auto-reload-setting.entity.ts';
 import { AUTO_RELOAD_QUEUE } from '../../src/domains/credits/auto-reload-trigger.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
 import { postLedgerEntry } from '../../src/domains/credits/post-ledger-entry.ts';
 import { AUTO_RELOAD_DAILY_CAP, runAutoReload } from '../../src/domains/payments/auto-reload-job.ts';
+import { AutoReloadSetting } from '../../src/domains/payments/auto-reload-setting.entity.ts';
 import type { PaymentsPort } from '../../src/domains/payments/port.ts';
 import { createSandboxPayments } from '../../src/domains/payments/sandbox-payments.ts';
 import { useTestApp } from '../support/app.ts';

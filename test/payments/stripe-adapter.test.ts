@@ -1,10 +1,11 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/account.entity.ts';
-import { AutoReloadSetting } from '../../src/domains/credits/auto-reload-setting.entity.ts';
 import { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
 import { postLedgerEntry } from '../../src/domains/credits/post-ledger-entry.ts';
-import { CheckoutSession, SavedCard } from '../../src/domains/payments/entities.ts';
+import { AutoReloadSetting } from '../../src/domains/payments/auto-reload-setting.entity.ts';
+import { CheckoutSession } from '../../src/domains/payments/checkout-session.entity.ts';
+import { SavedCard } from '../../src/domains/payments/saved-card.entity.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimedDelivery } from '../../src/domains/webhooks/claim.ts';
+import type { ClaimedWebhookDelivery } from '../../src/domains/webhooks/claim.ts';
 import { ClaimQueue } from '../../src/domains/webhooks/claim-queue.ts';
-import { CLAIM_MARGIN_SECONDS } from '../../src/domains/webhooks/deliver.ts';
+import { CLAIM_MARGIN_SECONDS } from '../../src/domains/webhooks/send-due.ts';
 
-const row = (id: string): ClaimedDelivery => ({
+const row = (id: string): ClaimedWebhookDelivery => ({
   id,
   endpoint_id: 'e',
   url: 'https://hooks.test/x',

@@ -1,17 +1,17 @@
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domains/delivery/clock.ts';
-import { deliverDue, RETRY_BACKOFF_SECONDS } from '../../src/domains/webhooks/deliver.ts';
-import { listDeliveries, redeliver } from '../../src/domains/webhooks/deliveries.ts';
-import { startDeliveryWorker } from '../../src/domains/webhooks/delivery-worker.ts';
 import {
   DUPLICATE_WINDOW_SECONDS,
   dispatchEvent,
   dispatchEvents,
 } from '../../src/domains/webhooks/dispatch.ts';
 import { createEndpoint, listEndpoints, updateEndpoint } from '../../src/domains/webhooks/endpoints.ts';
+import { RETRY_BACKOFF_SECONDS, sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
+import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
 import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
-import { deliveryView } from '../../src/domains/webhooks/views.ts';
+import { webhookDeliveryView } from '../../src/domains/webhooks/views.ts';
+import { listWebhookDeliveries, redeliverWebhook } from '../../src/domains/webhooks/webhook-deliveries.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import type { AppError } from '../../src/platform/errors.ts';
 import type { OutboundClient } from '../../src/platform/http/index.ts';
@@ -49,7 +49,7 @@ const deps = () => ({ outbound, secretKey, now: clock.now(), timeoutSeconds: 5 }
 /** Sends everything due now, until nothing is left due. */
 async function drain(client = outbound): Promise<void> {
   for (;;) {
-    const result = await deliverDue(orm().em.fork(), { ...deps(), outbound: client }, 50);
+    const result = await sendDueWebhooks(orm().em.fork(), { ...deps(), outbound: client }, 50);
     if (result.claimed === 0) return;
   }
 }
@@ -316,8 +316,8 @@ describe('webhook delivery', () => {
       clock.advance(step);
       await drain();
     }
-    const [logged] = await listDeliveries(orm().em.fork(), accountId, endpointId, 10);
-    expect(deliveryView(logged!)).toMatchObject({
+    const [logged] = await listWebhookDeliveries(orm().em.fork(), accountId, endpointId, 10);
+    expect(webhookDeliveryView(logged!)).toMatchObject({
       endpointId,
       eventType: 'release.status_changed',
       status: 'failed',
@@ -329,7 +329,7 @@ describe('webhook delivery', () => {
     expect(logged!.latencyMs).toBeLessThan(5_000);
 
     const intruder = await setup();
-    const error = await redeliver(
+    const error = await redeliverWebhook(
       orm().em.fork(),
       intruder.accountId,
       endpointId,
@@ -337,7 +337,7 @@ describe('webhook delivery', () => {
       clock.now(),
     ).catch((e: unknown) => e);
     expect((error as AppError).type).toBe('not_found_error');
-    const wrongEndpoint = await redeliver(
+    const wrongEndpoint = await redeliverWebhook(
       orm().em.fork(),
       intruder.accountId,
       intruder.endpointId,
@@ -347,10 +347,10 @@ describe('webhook delivery', () => {
     expect((wrongEndpoint as AppError).code).toBe('webhook_delivery_not_found');
 
     receiver.respond(path, [200]);
-    const reset = await redeliver(orm().em.fork(), accountId, endpointId, logged!.id, clock.now());
+    const reset = await redeliverWebhook(orm().em.fork(), accountId, endpointId, logged!.id, clock.now());
     expect(reset).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
     await drain();
-    const [after] = await listDeliveries(orm().em.fork(), accountId, endpointId);
+    const [after] = await listWebhookDeliveries(orm().em.fork(), accountId, endpointId);
     expect(after).toMatchObject({ id: logged!.id, status: 'succeeded', attempts: 1, responseStatus: 200 });
     const requests = receiver.at(path);
     expect(requests).toHaveLength(4);
@@ -388,11 +388,11 @@ describe('webhook delivery', () => {
   });
 });
 
-describe('webhook delivery worker (pipeline)', () => {
+describe('webhook sender (pipeline)', () => {
   /** Runs a worker with `concurrency` in flight until `done` holds. */
   async function runWorker(concurrency: number, done: () => Promise<boolean>, client = outbound) {
     const logger = createLogger('silent');
-    const stop = startDeliveryWorker({
+    const stop = startWebhookSender({
       orm: orm(),
       outbound: client,
       secretKey,
@@ -465,7 +465,7 @@ describe('webhook delivery worker (pipeline)', () => {
       },
       close: async () => {},
     };
-    const stop = startDeliveryWorker({
+    const stop = startWebhookSender({
       orm: orm(),
       outbound: gated,
       secretKey,

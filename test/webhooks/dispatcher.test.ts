@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startDeliveryWorker } from '../../src/domains/webhooks/delivery-worker.ts';
 import { publishedEventsAfter } from '../../src/domains/webhooks/dispatch.ts';
-import { type Dispatcher, startDispatcher } from '../../src/domains/webhooks/dispatcher.ts';
+import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/domains/webhooks/dispatcher.ts';
 import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
+import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import { appendEvent } from '../../src/platform/events/append-event.ts';
 import { createLocalPubSub, type PubSub } from '../../src/platform/events/pubsub.ts';
@@ -102,9 +102,9 @@ async function publishedCursorOf(eventId: number): Promise<number> {
 
 describe('webhook dispatcher', () => {
   it('two dispatchers on the same events create one delivery per endpoint', async () => {
-    const dispatchers: Dispatcher[] = [
-      await startDispatcher({ orm: orm(), pubsub, logger }),
-      await startDispatcher({ orm: orm(), pubsub, logger }),
+    const dispatchers: WebhookDispatcher[] = [
+      await startWebhookDispatcher({ orm: orm(), pubsub, logger }),
+      await startWebhookDispatcher({ orm: orm(), pubsub, logger }),
     ];
     try {
       const { accountId, endpoints } = await setup(2);
@@ -124,11 +124,11 @@ describe('webhook dispatcher', () => {
   });
 
   it('resumes from its persisted cursor: events published while stopped go out after restart', async () => {
-    const stopWorker = startDeliveryWorker({ orm: orm(), outbound, secretKey, logger, timeoutSeconds: 5 });
+    const stopWorker = startWebhookSender({ orm: orm(), outbound, secretKey, logger, timeoutSeconds: 5 });
     const { accountId, endpoints } = await setup(1);
     const { endpointId, secret, path } = endpoints[0]!;
     try {
-      let dispatcher = await startDispatcher({ orm: orm(), pubsub, logger });
+      let dispatcher = await startWebhookDispatcher({ orm: orm(), pubsub, logger });
       const first = await emit(accountId, 'delivered');
       await vi.waitFor(() => expect(receiver.at(path)).toHaveLength(1));
       await dispatcher.stop();
@@ -140,7 +140,7 @@ describe('webhook dispatcher', () => {
       expect(receiver.at(path)).toHaveLength(1);
       expect(await persistedCursor()).toBe(cursorWhenStopped);
 
-      dispatcher = await startDispatcher({ orm: orm(), pubsub, logger });
+      dispatcher = await startWebhookDispatcher({ orm: orm(), pubsub, logger });
       try {
         await vi.waitFor(() => expect(receiver.at(path)).toHaveLength(3));
         const live = await emit(accountId, 'pending');
@@ -169,7 +169,7 @@ describe('webhook dispatcher', () => {
     const { accountId, endpoints } = await setup(1);
     const old = await emit(accountId, 'delivered');
     const oldCursor = await publishedCursorOf(old);
-    const dispatcher = await startDispatcher({ orm: orm(), pubsub, logger });
+    const dispatcher = await startWebhookDispatcher({ orm: orm(), pubsub, logger });
     try {
       expect(await persistedCursor()).toBeGreaterThanOrEqual(oldCursor);
       const next = await emit(accountId, 'distributed');
@@ -197,7 +197,7 @@ describe('webhook dispatcher starting while events flow', () => {
         return unsubscribe;
       },
     };
-    const dispatcher = await startDispatcher({ orm: orm(), pubsub: busy, logger });
+    const dispatcher = await startWebhookDispatcher({ orm: orm(), pubsub: busy, logger });
     try {
       await vi.waitFor(() => expect(dispatcher.lastCursor()).toBeGreaterThanOrEqual(cursor));
       expect((await deliveryRows(endpoints[0]!.endpointId)).map((r) => r.eventId)).toEqual([id]);

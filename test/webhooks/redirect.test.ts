@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createEndpoint,
-  deliverDue,
   dispatchEvent,
+  sendDueWebhooks,
   WebhookDelivery,
 } from '../../src/domains/webhooks/index.ts';
 import { createOutboundClient } from '../../src/platform/http/index.ts';
@@ -51,7 +51,7 @@ describe('a webhook URL that redirects to a private address', () => {
       },
       new Date(),
     );
-    const result = await deliverDue(
+    const result = await sendDueWebhooks(
       app().em(),
       { outbound, secretKey, now: new Date(), timeoutSeconds: 5 },
       10,

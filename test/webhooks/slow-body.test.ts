@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sendDelivery } from '../../src/domains/webhooks/send.ts';
+import { sendWebhook } from '../../src/domains/webhooks/send.ts';
 import { createOutboundClient, type OutboundClient } from '../../src/platform/http/index.ts';
 import { seal } from '../../src/platform/secret-box.ts';
 import { LOOPBACK_OK, tableResolver, testSecretKey } from './harness.ts';
@@ -46,7 +46,7 @@ it('a body trickled after a 2xx is given up on after a short deadline: the deliv
   const secretKey = testSecretKey();
   const { port } = server.address() as AddressInfo;
   const started = Date.now();
-  const outcome = await sendDelivery(
+  const outcome = await sendWebhook(
     {
       id: 'delivery-1',
       endpoint_id: 'endpoint-1',

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from './account.entity.ts';
+import { columns } from '../../platform/db/columns.ts';
+import { owningAccount } from './owning-account.ts';
 
 export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth', 'agent_login'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
@@ -9,11 +9,8 @@ export const AccessToken = defineEntity({
   name: 'AccessToken',
   tableName: 'access_tokens',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    id: columns.id(),
+    account: () => owningAccount().index(),
     kind: p.enum(TOKEN_KINDS).default('pat'),
     name: p.string().length(200),
     /** SHA-256 of the full token; the token itself is shown once and never stored. */
@@ -29,7 +26,7 @@ export const AccessToken = defineEntity({
     audience: p.string().length(500).nullable(),
     /** Tokens issued to a partner's client: its provenance tag, put on every release submitted with them. */
     provenance: p.string().length(100).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 

@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 
 export const Account = defineEntity({
   name: 'Account',
   tableName: 'accounts',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     email: p.string().length(320).unique(),
     firstName: p.string().length(200).nullable(),
     lastName: p.string().length(200).nullable(),
@@ -23,7 +20,7 @@ export const Account = defineEntity({
     /** Current credit balance; changed only together with a credit_transactions row. */
     creditBalance: p.integer().default(0),
     creditsUpdatedAt: p.datetime().onCreate(() => new Date()),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   checks: [{ name: 'accounts_credit_balance_non_negative', expression: 'credit_balance >= 0' }],
 });

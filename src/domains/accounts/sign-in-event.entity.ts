@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from './account.entity.ts';
+import { owningAccount } from './owning-account.ts';
 
 export const SIGN_IN_EVENT_KINDS = ['failed', 'locked'] as const;
 export type SignInEventKind = (typeof SIGN_IN_EVENT_KINDS)[number];
@@ -15,7 +15,7 @@ export const SignInEvent = defineEntity({
   indexes: [{ properties: ['account', 'occurredAt'] }],
   properties: {
     id: p.bigint().primary().autoincrement(),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => owningAccount(),
     kind: p.enum(() => SIGN_IN_EVENT_KINDS),
     occurredAt: p.datetime().index(),
   },

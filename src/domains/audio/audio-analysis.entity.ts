@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { StoredFile } from '../uploads/stored-file.entity.ts';
 
 export const ANALYSIS_KINDS = ['ai_detection', 'registry_match'] as const;
@@ -12,14 +12,11 @@ export const AudioAnalysis = defineEntity({
   name: 'AudioAnalysis',
   tableName: 'audio_analyses',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     file: () => p.manyToOne(StoredFile).deleteRule('cascade'),
     kind: p.enum(ANALYSIS_KINDS),
     result: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['file', 'kind'] }],
 });

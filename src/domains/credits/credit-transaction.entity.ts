@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { columns } from '../../platform/db/columns.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const CREDIT_TRANSACTION_TYPES = ['grant', 'purchase', 'debit', 'refund', 'auto_reload'] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
@@ -10,18 +10,15 @@ export const CreditTransaction = defineEntity({
   name: 'CreditTransaction',
   tableName: 'credit_transactions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     /** Ledger order within an account (a bigserial: unique and increasing). */
     seq: p.bigint('number').autoincrement().unique(),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    account: () => owningAccount(),
     type: p.enum(CREDIT_TRANSACTION_TYPES),
     amount: p.integer(),
     balanceAfter: p.integer(),
     ref: p.string().length(200).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   indexes: [{ properties: ['account', 'seq'] }],
 });

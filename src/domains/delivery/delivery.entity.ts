@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Release } from '../releases/release.entity.ts';
 
 export const DELIVERY_STATUSES = [
@@ -22,10 +22,7 @@ export const Delivery = defineEntity({
   name: 'Delivery',
   tableName: 'deliveries',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     release: () => p.manyToOne(Release).deleteRule('cascade'),
     storeId: p.integer(),
     status: p.enum(DELIVERY_STATUSES).default('queued'),
@@ -47,11 +44,8 @@ export const Delivery = defineEntity({
      * aggregate, so the aggregate reads the store as it was until the store confirms.
      */
     statusBeforeTakedown: p.enum(DELIVERY_STATUSES).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
   },
   uniques: [{ properties: ['release', 'storeId'] }],
 });

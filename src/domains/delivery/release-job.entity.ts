@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Release } from '../releases/release.entity.ts';
 
 export const JOB_STATES = ['queued', 'running', 'completed', 'failed'] as const;
@@ -28,19 +28,13 @@ export const ReleaseJob = defineEntity({
   name: 'ReleaseJob',
   tableName: 'release_jobs',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     release: () => p.manyToOne(Release).deleteRule('cascade').unique(),
     state: p.enum(JOB_STATES).default('queued'),
     steps: p.json<JobStep[]>(),
     errors: p.json<JobError[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
   },
 });
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 
 /**
  * An allowlisted partner: an OAuth client (public, PKCE) that may create and authorize accounts
@@ -9,16 +9,13 @@ export const Partner = defineEntity({
   name: 'Partner',
   tableName: 'partners',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     name: p.string().length(200),
     clientId: p.string().length(100).unique(),
     provenance: p.string().length(100),
     redirectUris: p.array(),
     disabledAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../accounts/account.entity.ts';
-import { AutoReloadSetting, type AutoReloadStatus } from '../credits/auto-reload-setting.entity.ts';
 import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
-import { SavedCard } from './entities.ts';
+import { AutoReloadSetting, type AutoReloadStatus } from './auto-reload-setting.entity.ts';
 import type { PaymentsPort } from './port.ts';
 import { recordPayment } from './record-payment.ts';
+import { SavedCard } from './saved-card.entity.ts';
 
 /**
  * At most this many reloads per account in any 24 hours, whatever the threshold and the spending: a

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
-import { AutoReloadSetting, type AutoReloadStatus } from '../credits/auto-reload-setting.entity.ts';
 import { BUNDLES, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
+import { AutoReloadSetting, type AutoReloadStatus } from './auto-reload-setting.entity.ts';
 import { checkoutItem } from './create-checkout.ts';
-import { SavedCard } from './entities.ts';
+import { SavedCard } from './saved-card.entity.ts';
 
 /** Below this a threshold makes no sense; above it, a reload could never catch up. */
 export const MAX_THRESHOLD_CREDITS = 10_000;

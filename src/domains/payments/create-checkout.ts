@@ -4,7 +4,8 @@ import { invalidRequest } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { getAccount } from '../accounts/get-account.ts';
 import { BUNDLES, CREDIT_PRICE_CENTS, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
-import { CheckoutSession, type CheckoutUiMode, PaymentCustomer } from './entities.ts';
+import { CheckoutSession, type CheckoutUiMode } from './checkout-session.entity.ts';
+import { PaymentCustomer } from './payment-customer.entity.ts';
 import type { PaymentsPort } from './port.ts';
 import { resolveSuccessUrl } from './success-url.ts';
 

@@ -4,7 +4,8 @@ import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { Account } from '../accounts/account.entity.ts';
 import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
 import { creditReload } from './auto-reload-job.ts';
-import { CheckoutSession, Payment } from './entities.ts';
+import { CheckoutSession } from './checkout-session.entity.ts';
+import { Payment } from './payment.entity.ts';
 import type { CardDetails, CompletedSession, PaymentsPort } from './port.ts';
 import { recordPayment, saveCard } from './record-payment.ts';
 

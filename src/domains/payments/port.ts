@@ -1,4 +1,6 @@
-import type { PaymentProvider } from './entities.ts';
+/** The payment providers behind the port. */
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 
 /** What a checkout buys, decided by us before the provider hears of it. */
 export interface CheckoutRequest {

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PaymentProvider } from './entities.ts';
-import type { CardDetails } from './port.ts';
+import type { CardDetails, PaymentProvider } from './port.ts';
 
 export interface PaymentRecord {
   accountId: string;

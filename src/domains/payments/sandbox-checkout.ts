@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import Stripe from 'stripe';
 import { constantTimeEqual } from '../../platform/crypto.ts';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
-import { CheckoutSession } from './entities.ts';
+import { CheckoutSession } from './checkout-session.entity.ts';
 import { type EventOutcome, handlePaymentEvent } from './handle-event.ts';
 import type { PaymentsPort } from './port.ts';
 import { hashClientSecret, SANDBOX_CARDS, sandboxPaymentMethodId } from './sandbox-payments.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Release } from './release.entity.ts';
-import { ReleaseArtist } from './release-track.entity.ts';
+import { ReleaseArtist } from './release-artist.entity.ts';
 import type { ReleaseInput } from './rules/engine/types.ts';
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);

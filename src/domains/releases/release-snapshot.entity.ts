@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Release, type ReleasePayload } from './release.entity.ts';
 
 /** Every save of a draft (and the submission itself), never changed afterwards. */
@@ -7,15 +7,12 @@ export const ReleaseSnapshot = defineEntity({
   name: 'ReleaseSnapshot',
   tableName: 'release_snapshots',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     release: () => p.manyToOne(Release).deleteRule('cascade'),
     revision: p.integer(),
     status: p.string().length(50),
     payload: p.json<ReleasePayload>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['release', 'revision'] }],
 });

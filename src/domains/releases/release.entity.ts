@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { columns } from '../../platform/db/columns.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const RELEASE_STATUSES = ['draft', 'submitted'] as const;
 
@@ -22,11 +22,8 @@ export const Release = defineEntity({
   name: 'Release',
   tableName: 'releases',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    id: columns.id(),
+    account: () => owningAccount(),
     status: p.enum(RELEASE_STATUSES).default('draft'),
     /** A chat conversation whose draft this is (agents), unique per account. */
     conversationId: p.string().length(200).nullable(),
@@ -45,11 +42,8 @@ export const Release = defineEntity({
     aggregateStatus: p.enum(AGGREGATE_STATUSES).nullable(),
     upc: p.string().length(14).nullable(),
     submittedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
   },
   indexes: [{ properties: ['account', 'createdAt'] }],
   uniques: [{ properties: ['account', 'conversationId'] }],

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 
 /** How a store takes packages: each release in its own directory, or several releases per batch directory. */
 export const CHOREOGRAPHIES = ['release', 'batch'] as const;
@@ -30,11 +31,8 @@ export const StoreConnection = defineEntity({
     recipientDpid: p.string().length(18),
     recipientName: p.string().length(200),
     choreography: p.enum(CHOREOGRAPHIES).default('release'),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
   },
 });
 

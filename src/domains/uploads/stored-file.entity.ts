@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { columns } from '../../platform/db/columns.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 export const FILE_STORES = ['cover-art', 'audio'] as const;
 export type FileStore = (typeof FILE_STORES)[number];
@@ -18,11 +18,8 @@ export const StoredFile = defineEntity({
   name: 'StoredFile',
   tableName: 'stored_files',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    id: columns.id(),
+    account: () => owningAccount(),
     store: p.enum(FILE_STORES),
     name: p.string().length(200),
     storageKey: p.string().length(600).unique(),
@@ -39,7 +36,7 @@ export const StoredFile = defineEntity({
     /** Facts of the stored media: image size, or duration, sample rate, bit depth, channels, codec. */
     media: p.json<Record<string, unknown>>(),
     warnings: p.json<MediaWarning[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['account', 'store', 'name'] }],
 });

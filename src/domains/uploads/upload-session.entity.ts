@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { columns } from '../../platform/db/columns.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 import { StoredFile } from './stored-file.entity.ts';
 
 export const UPLOAD_TYPES = ['coverArt', 'audio'] as const;
@@ -13,11 +13,8 @@ export const UploadSession = defineEntity({
   name: 'UploadSession',
   tableName: 'upload_sessions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    id: columns.id(),
+    account: () => owningAccount().index(),
     type: p.enum(UPLOAD_TYPES),
     fileName: p.string().length(500),
     fileSize: p.bigint('number'),
@@ -28,21 +25,8 @@ export const UploadSession = defineEntity({
     file: () => p.manyToOne(StoredFile).nullable().deleteRule('set null'),
     expiresAt: p.datetime().index(),
     completedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 
 export type UploadSession = InferEntity<typeof UploadSession>;
-
-export const UploadChunk = defineEntity({
-  name: 'UploadChunk',
-  tableName: 'upload_chunks',
-  properties: {
-    session: () => p.manyToOne(UploadSession).primary().deleteRule('cascade'),
-    index: p.integer().primary(),
-    size: p.integer(),
-    receivedAt: p.datetime().onCreate(() => new Date()),
-  },
-});
-
-export type UploadChunk = InferEntity<typeof UploadChunk>;

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 
 /**
  * A one-time code mailed to an address (docs/partners.md, verified-email flow). Only a keyed hash of the
@@ -9,10 +9,7 @@ export const EmailChallenge = defineEntity({
   name: 'EmailChallenge',
   tableName: 'email_challenges',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     email: p.string().length(320).index(),
     codeHash: p.string().length(64),
     clientName: p.string().length(200),
@@ -20,7 +17,7 @@ export const EmailChallenge = defineEntity({
     attempts: p.integer().default(0),
     expiresAt: p.datetime(),
     spentAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
 });
 

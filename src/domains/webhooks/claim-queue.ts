@@ -1,5 +1,5 @@
-import type { ClaimedDelivery } from './claim.ts';
-import { CLAIM_MARGIN_SECONDS } from './deliver.ts';
+import type { ClaimedWebhookDelivery } from './claim.ts';
+import { CLAIM_MARGIN_SECONDS } from './send-due.ts';
 
 /**
  * Claimed deliveries waiting for a free slot, oldest claim first. A claim's lease lasts the request
@@ -8,20 +8,20 @@ import { CLAIM_MARGIN_SECONDS } from './deliver.ts';
  * past the margin is dropped here and sent again once its lease ends (at-least-once).
  */
 export class ClaimQueue {
-  #rows: { row: ClaimedDelivery; sendBy: number }[] = [];
+  #rows: { row: ClaimedWebhookDelivery; sendBy: number }[] = [];
   #head = 0;
 
   get size(): number {
     return this.#rows.length - this.#head;
   }
 
-  add(rows: ClaimedDelivery[], claimedAt: Date): void {
+  add(rows: ClaimedWebhookDelivery[], claimedAt: Date): void {
     const sendBy = claimedAt.getTime() + CLAIM_MARGIN_SECONDS * 1000;
     for (const row of rows) this.#rows.push({ row, sendBy });
   }
 
   /** The next row still safe to send at `now`, if any. */
-  next(now: Date): ClaimedDelivery | undefined {
+  next(now: Date): ClaimedWebhookDelivery | undefined {
     while (this.#head < this.#rows.length) {
       const entry = this.#rows[this.#head++]!;
       if (this.#head > 1024 && this.#head * 2 > this.#rows.length) {
@@ -33,7 +33,7 @@ export class ClaimQueue {
     return undefined;
   }
 
-  takeAll(): ClaimedDelivery[] {
+  takeAll(): ClaimedWebhookDelivery[] {
     const rows = this.#rows.slice(this.#head).map((entry) => entry.row);
     this.#rows = [];
     this.#head = 0;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../platform/db/pg-array.ts';
 
-/** A delivery claimed for sending, with what the POST needs. */
-export interface ClaimedDelivery {
+/** A webhook delivery claimed for sending, with what the POST needs. */
+export interface ClaimedWebhookDelivery {
   id: string;
   endpoint_id: string;
   url: string;
@@ -25,8 +25,8 @@ export async function claimDue(
   now: Date,
   limit: number,
   leaseUntil: Date,
-): Promise<ClaimedDelivery[]> {
-  return em.execute<ClaimedDelivery[]>(
+): Promise<ClaimedWebhookDelivery[]> {
+  return em.execute<ClaimedWebhookDelivery[]>(
     `with due as (
        select d.id, d.endpoint_id from webhook_deliveries d
         where d.status = 'pending' and d.next_attempt_at <= ?
@@ -49,7 +49,11 @@ export async function claimDue(
  * Makes claimed rows that were not sent due again at `now` (a stopping worker's queue), unless they
  * moved meanwhile (finished, or redelivered).
  */
-export async function releaseClaims(em: EntityManager, rows: ClaimedDelivery[], now: Date): Promise<void> {
+export async function releaseClaims(
+  em: EntityManager,
+  rows: ClaimedWebhookDelivery[],
+  now: Date,
+): Promise<void> {
   await em.execute(
     `update webhook_deliveries d set next_attempt_at = ?
        from unnest(?::uuid[], ?::int[]) as v(id, attempts)

@@ -10,7 +10,7 @@ const BATCH = 100;
 
 const REPLAY_PAGE = 500;
 
-export interface DispatcherOptions {
+export interface WebhookDispatcherOptions {
   orm: MikroORM;
   pubsub: PubSub;
   logger: Logger;
@@ -19,13 +19,13 @@ export interface DispatcherOptions {
   catchUpMs?: number;
   /** Wait before retrying after a failure (default 1 s). */
   retryMs?: number;
-  /** Called after an event queued deliveries, so a delivery worker need not wait for its next poll. */
+  /** Called after an event queued deliveries, so the webhook sender need not wait for its next poll. */
   onQueued?: () => void;
   /** Hears each batch's fan-out: deliveries created pending and suppressed (metrics). */
   onDispatched?: (result: DispatchResult) => void;
 }
 
-export interface Dispatcher {
+export interface WebhookDispatcher {
   /** The cursor of the last event this dispatcher handled. */
   lastCursor(): number;
   stop(): Promise<void>;
@@ -38,7 +38,7 @@ export interface Dispatcher {
  * waits and replays from its last handled event, so nothing is skipped; a crash resumes from the
  * persisted cursor. One per process is fine: fan-out is idempotent (UNIQUE (endpoint, event)).
  */
-export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
+export async function startWebhookDispatcher(options: WebhookDispatcherOptions): Promise<WebhookDispatcher> {
   const { orm, pubsub, logger } = options;
   const clock = options.clock ?? systemClock;
   const queue: PublishedEvent[] = [];

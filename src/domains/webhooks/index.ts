@@ -1,9 +1,14 @@
-export { deliverDue } from './deliver.ts';
-export { listDeliveries, pageOfDeliveries, redeliver } from './deliveries.ts';
-export { startDeliveryWorker } from './delivery-worker.ts';
 export { dispatchEvent } from './dispatch.ts';
-export { startDispatcher } from './dispatcher.ts';
+export { startWebhookDispatcher } from './dispatcher.ts';
 export { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from './endpoints.ts';
-export { deliveryView, endpointView, type WebhookDeliveryView, type WebhookEndpointView } from './views.ts';
+export { sendDueWebhooks } from './send-due.ts';
+export { startWebhookSender } from './sender.ts';
+export {
+  endpointView,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+  webhookDeliveryView,
+} from './views.ts';
+export { listWebhookDeliveries, pageOfWebhookDeliveries, redeliverWebhook } from './webhook-deliveries.ts';
 export { WebhookDelivery } from './webhook-delivery.entity.ts';
 export { WebhookEndpoint } from './webhook-endpoint.entity.ts';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { markCacheNeutral } from '../../platform/db/cache-neutral.ts';
 import { pgArray } from '../../platform/db/pg-array.ts';
-import type { ClaimedDelivery } from './claim.ts';
-import type { Outcome } from './send.ts';
+import type { ClaimedWebhookDelivery } from './claim.ts';
+import type { SendOutcome } from './send.ts';
 import { AUTO_DISABLE_AFTER_FAILURES } from './webhook-endpoint.entity.ts';
 
 /** Attempts per delivery: the first and two retries. */
@@ -11,8 +11,8 @@ export const MAX_ATTEMPTS = 3;
 export const RETRY_BACKOFF_SECONDS = [30, 300] as const;
 
 export interface Sent {
-  row: ClaimedDelivery;
-  outcome: Outcome;
+  row: ClaimedWebhookDelivery;
+  outcome: SendOutcome;
 }
 
 const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);

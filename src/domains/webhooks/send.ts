@@ -1,7 +1,7 @@
 import { isAppError } from '../../platform/errors.ts';
 import type { OutboundClient } from '../../platform/http/index.ts';
 import { open } from '../../platform/secret-box.ts';
-import type { ClaimedDelivery } from './claim.ts';
+import type { ClaimedWebhookDelivery } from './claim.ts';
 import { webhookHeaders } from './signature.ts';
 
 export interface SendDeps {
@@ -12,7 +12,7 @@ export interface SendDeps {
   openSecret?: (sealed: string) => string;
 }
 
-export interface Outcome {
+export interface SendOutcome {
   ok: boolean;
   status: number | null;
   latencyMs: number;
@@ -44,8 +44,11 @@ export function secretOpener(secretKey: Uint8Array): (sealed: string) => string 
   };
 }
 
-/** POSTs one claimed delivery, signed as documented; never throws (a failure is an outcome). */
-export async function sendDelivery(row: ClaimedDelivery, deps: SendDeps): Promise<Outcome> {
+/**
+ * POSTs one claimed webhook delivery (one attempt), signed as documented; never throws (a failure is
+ * an outcome).
+ */
+export async function sendWebhook(row: ClaimedWebhookDelivery, deps: SendDeps): Promise<SendOutcome> {
   const body = JSON.stringify(row.payload);
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
@@ -78,7 +81,7 @@ export async function sendDelivery(row: ClaimedDelivery, deps: SendDeps): Promis
 }
 
 /** A send that ended in an error, as the delivery log records it (the message, at most 1,000 characters). */
-export function failedOutcome(error: unknown, latencyMs: number): Outcome {
+export function failedOutcome(error: unknown, latencyMs: number): SendOutcome {
   const message = isAppError(error)
     ? `${error.code}: ${error.message}`
     : error instanceof Error

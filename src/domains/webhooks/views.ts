@@ -48,7 +48,7 @@ export interface WebhookDeliveryView {
   deliveredAt: Date | null;
 }
 
-export function deliveryView(delivery: WebhookDelivery): WebhookDeliveryView {
+export function webhookDeliveryView(delivery: WebhookDelivery): WebhookDeliveryView {
   return {
     id: delivery.id,
     endpointId: delivery.endpoint.id,

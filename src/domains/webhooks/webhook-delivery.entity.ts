@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { WebhookEndpoint } from './webhook-endpoint.entity.ts';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'suppressed'] as const;
@@ -14,10 +14,7 @@ export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
     /** The outbox row (`outbox_events.id`). */
     eventId: p.bigint('number'),
@@ -34,7 +31,7 @@ export const WebhookDelivery = defineEntity({
     responseStatus: p.integer().nullable(),
     latencyMs: p.integer().nullable(),
     lastError: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
     deliveredAt: p.datetime().nullable(),
   },
   uniques: [{ properties: ['endpoint', 'eventId'] }],

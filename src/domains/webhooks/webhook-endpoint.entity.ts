@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { columns } from '../../platform/db/columns.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 /** The most endpoints one account may register. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 5;
@@ -16,11 +16,8 @@ export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
   tableName: 'webhook_endpoints',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    account: () => p.manyToOne(Account).deleteRule('cascade').index(),
+    id: columns.id(),
+    account: () => owningAccount().index(),
     url: p.text(),
     description: p.string().length(500).nullable(),
     eventTypes: p.array(),
@@ -29,11 +26,8 @@ export const WebhookEndpoint = defineEntity({
     failureCount: p.integer().default(0),
     secretSealed: p.text().lazy(),
     secretPrefix: p.string().length(20),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
     /** When the endpoint last became inactive (auto-disabled or PATCH active false). */
     disabledAt: p.datetime().nullable(),
   },

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../db/columns.ts';
 
 /**
  * The outbox: an event is written in the same transaction as the state change it describes. The relay
@@ -14,7 +15,7 @@ export const OutboxEvent = defineEntity({
     releaseId: p.uuid().nullable().index(),
     type: p.string().length(100),
     payload: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
     /** Assigned by the relay at publication, increasing in publication order; null until then. */
     cursor: p.bigint('number').nullable().unique(),
     publishedAt: p.datetime().nullable(),

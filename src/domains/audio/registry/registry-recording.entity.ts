@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../../accounts/account.entity.ts';
+import { columns } from '../../../platform/db/columns.ts';
+import { owningAccount } from '../../accounts/owning-account.ts';
 
 export const REGISTRY_SOURCES = ['release', 'catalogue'] as const;
 
@@ -19,13 +19,10 @@ export const RegistryRecording = defineEntity({
   name: 'RegistryRecording',
   tableName: 'registry_recordings',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: columns.id(),
     source: p.enum(REGISTRY_SOURCES),
     /** The account whose live release this track is (null for catalogue entries). */
-    account: () => p.manyToOne(Account).deleteRule('cascade').nullable(),
+    account: () => owningAccount().nullable(),
     /** The live release and track it came from (kept as ids: the registry outlives nothing it points at). */
     releaseId: p.uuid().nullable(),
     trackPosition: p.integer().nullable(),
@@ -40,7 +37,7 @@ export const RegistryRecording = defineEntity({
     durationSeconds: p.double(),
     fingerprint: p.json<number[]>(),
     lookupKeys: p.array().columnType('int4[]'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: columns.createdAt(),
   },
   uniques: [{ properties: ['releaseId', 'trackPosition'] }, { properties: ['source', 'externalKey'] }],
   indexes: [

@@ -5,7 +5,8 @@ import { invalidRequest } from '../../../platform/errors.ts';
 import type { UploadDeps } from '../deps.ts';
 import { ingestFile } from '../ingest.ts';
 import type { StoredFile } from '../stored-file.entity.ts';
-import { UploadChunk, type UploadType } from '../upload-session.entity.ts';
+import { UploadChunk } from '../upload-chunk.entity.ts';
+import type { UploadType } from '../upload-session.entity.ts';
 import { findSession } from './find-session.ts';
 
 /**

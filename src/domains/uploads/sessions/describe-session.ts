@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UploadChunk, type UploadSession } from '../upload-session.entity.ts';
+import { UploadChunk } from '../upload-chunk.entity.ts';
+import type { UploadSession } from '../upload-session.entity.ts';
 
 export interface SessionProgress {
   session: UploadSession;

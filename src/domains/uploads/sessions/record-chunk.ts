@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { invalidRequest } from '../../../platform/errors.ts';
 import type { UploadDeps } from '../deps.ts';
 import { MAX_CHUNK_BYTES, MAX_CHUNKS } from '../limits.ts';
-import { UploadChunk } from '../upload-session.entity.ts';
+import { UploadChunk } from '../upload-chunk.entity.ts';
 import { findSession } from './find-session.ts';
 
 export function checkChunkIndex(index: number): void {

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../../../platform/db/columns.ts';
 
 export interface SandboxInstruction {
   action: 'reject' | 'fail';
@@ -18,10 +19,7 @@ export const SandboxControl = defineEntity({
     offline: p.boolean().default(false),
     offlineReason: p.text().nullable(),
     instructions: p.json<Record<string, SandboxInstruction>>(),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    updatedAt: columns.updatedAt(),
   },
 });
 

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../../../platform/db/columns.ts';
 
 /** A file of a package as the message names it: where it goes, where it is stored, what it must hash to. */
 export interface PackagedFile {
@@ -53,11 +54,8 @@ export const SftpPackage = defineEntity({
     ackResend: p.boolean().default(false),
     /** When a step ended the package (its store failed, or went live or taken down): a new queue starts over. */
     closedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: columns.createdAt(),
+    updatedAt: columns.updatedAt(),
   },
 });
 

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { columns } from '../../platform/db/columns.ts';
 import { Account } from '../accounts/account.entity.ts';
 
 export const AUTO_RELOAD_STATUSES = [
@@ -31,10 +32,7 @@ export const AutoReloadSetting = defineEntity({
     lastReason: p.string().length(500).nullable(),
     lastTriggeredAt: p.datetime().nullable(),
     inFlightSince: p.datetime().nullable(),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    updatedAt: columns.updatedAt(),
   },
 });
 export type AutoReloadSetting = InferEntity<typeof AutoReloadSetting>;

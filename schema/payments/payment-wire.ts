@@ -1,5 +1,5 @@
-import type { CheckoutSession } from '../../src/domains/payments/entities.ts';
-import { CHECKOUT_STATUSES } from '../../src/domains/payments/entities.ts';
+import type { CheckoutSession } from '../../src/domains/payments/checkout-session.entity.ts';
+import { CHECKOUT_STATUSES } from '../../src/domains/payments/checkout-session.entity.ts';
 import {
   type EventOutcome,
   handlePaymentEvent,

@@ -5,18 +5,18 @@ import { isUuid } from '../../platform/ids.ts';
 import { findOwnEndpoint } from './endpoints.ts';
 import { WebhookDelivery } from './webhook-delivery.entity.ts';
 
-export const DEFAULT_DELIVERY_LOG_LIMIT = 20;
-export const MAX_DELIVERY_LOG_LIMIT = 100;
+export const DEFAULT_WEBHOOK_LOG_LIMIT = 20;
+export const MAX_WEBHOOK_LOG_LIMIT = 100;
 
-/** The delivery log: an endpoint's latest deliveries, newest first (404 unless the caller's endpoint). */
-export async function listDeliveries(
+/** The delivery log: an endpoint's latest webhook deliveries, newest first (404 unless the caller's). */
+export async function listWebhookDeliveries(
   em: EntityManager,
   accountId: string,
   endpointId: string,
-  limit = DEFAULT_DELIVERY_LOG_LIMIT,
+  limit = DEFAULT_WEBHOOK_LOG_LIMIT,
 ): Promise<WebhookDelivery[]> {
   const endpoint = await findOwnEndpoint(em, accountId, endpointId);
-  const take = Math.min(Math.max(Math.trunc(limit) || DEFAULT_DELIVERY_LOG_LIMIT, 1), MAX_DELIVERY_LOG_LIMIT);
+  const take = Math.min(Math.max(Math.trunc(limit) || DEFAULT_WEBHOOK_LOG_LIMIT, 1), MAX_WEBHOOK_LOG_LIMIT);
   return em.find(
     WebhookDelivery,
     { endpoint: endpoint.id },
@@ -25,7 +25,7 @@ export async function listDeliveries(
 }
 
 /** The delivery log as keyset pages, newest first (404 unless the caller's endpoint). */
-export async function pageOfDeliveries(
+export async function pageOfWebhookDeliveries(
   em: EntityManager,
   accountId: string,
   endpointId: string,
@@ -36,12 +36,12 @@ export async function pageOfDeliveries(
 }
 
 /**
- * Sends one delivery again. The row is reused (UNIQUE (endpoint, event) keeps one row per endpoint and
+ * Sends one webhook delivery again. The row is reused (UNIQUE (endpoint, event) keeps one row per endpoint and
  * event): it goes back to `pending` with attempts 0, due now, and the usual retries apply. The
  * `x-svc-delivery` id is therefore the same as before — a receiver that processed it may ignore it.
  * Any status can be redelivered (also `suppressed`); a disabled endpoint must be re-enabled first.
  */
-export async function redeliver(
+export async function redeliverWebhook(
   em: EntityManager,
   accountId: string,
   endpointId: string,

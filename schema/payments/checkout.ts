@@ -1,6 +1,6 @@
 import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
+import { CHECKOUT_UI_MODES } from '../../src/domains/payments/checkout-session.entity.ts';
 import { type CheckoutView, createCheckout } from '../../src/domains/payments/create-checkout.ts';
-import { CHECKOUT_UI_MODES } from '../../src/domains/payments/entities.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

@@ -4,19 +4,19 @@ import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
 import { type Clock, systemClock } from '../delivery/clock.ts';
-import { type ClaimedDelivery, claimDue, releaseClaims } from './claim.ts';
+import { type ClaimedWebhookDelivery, claimDue, releaseClaims } from './claim.ts';
 import { ClaimQueue } from './claim-queue.ts';
-import { type DeliverResult, leaseUntil, recordSent } from './deliver.ts';
 import type { Sent } from './record.ts';
-import { failedOutcome, secretOpener, sendDelivery } from './send.ts';
+import { failedOutcome, secretOpener, sendWebhook } from './send.ts';
+import { leaseUntil, recordSent, type SendCounts } from './send-due.ts';
 
 const IDLE_MS = 250;
-/** Deliveries in flight per worker by default (the server sets WEBHOOK_CONCURRENCY). */
-export const DELIVERY_CONCURRENCY = 64;
+/** Sends in flight per process by default (the server sets WEBHOOK_CONCURRENCY). */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 64;
 /** Outcomes recorded per statement at most. */
 const RECORD_BATCH = 500;
 
-export interface DeliveryWorkerOptions {
+export interface WebhookSenderOptions {
   orm: MikroORM;
   outbound: OutboundClient;
   secretKey: Uint8Array;
@@ -24,12 +24,12 @@ export interface DeliveryWorkerOptions {
   clock?: Clock;
   /** The outbound client's timeout (claim lease); default 30 s. */
   timeoutSeconds?: number;
-  /** Deliveries in flight at most (default DELIVERY_CONCURRENCY). */
+  /** Sends in flight at most (default DEFAULT_WEBHOOK_CONCURRENCY). */
   concurrency?: number;
   /** Woken when deliveries are queued (idle polls are the safety net). */
   wakeup?: Wakeup;
   /** Hears outcomes as they are recorded (metrics). */
-  onRound?: (result: DeliverResult) => void;
+  onRound?: (result: SendCounts) => void;
 }
 
 /**
@@ -38,7 +38,7 @@ export interface DeliveryWorkerOptions {
  * whenever the queue has room for one, and records outcomes in batches while the next ones are sent.
  * The queue holds up to twice `concurrency` rows so that sends go on while a claim waits on
  * PostgreSQL; large claims keep PostgreSQL's cost per delivery low (most of a claim's cost is per
- * statement). Polls at most 250 ms apart when idle. Any number of workers may run, in any number of
+ * statement). Polls at most 250 ms apart when idle. Any number of senders may run, in any number of
  * processes.
  *
  * The function returned stops it: no more claims, the rows claimed but not sent made due again, the
@@ -46,9 +46,9 @@ export interface DeliveryWorkerOptions {
  * are given up: their rows are made due again too (sent again later, at least once as always) and
  * their outcomes, should they come, are not recorded. Resolves with how many were given up.
  */
-export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?: number) => Promise<number> {
+export function startWebhookSender(options: WebhookSenderOptions): (deadline?: number) => Promise<number> {
   const clock = options.clock ?? systemClock;
-  const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
+  const concurrency = options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
   const timeoutSeconds = options.timeoutSeconds ?? 30;
   const wakeup = options.wakeup ?? createWakeup();
   const sendDeps = {
@@ -62,7 +62,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?:
   let stopDeadline = Number.POSITIVE_INFINITY;
   let givenUp = false;
   let inFlight = 0;
-  const sending = new Set<ClaimedDelivery>();
+  const sending = new Set<ClaimedWebhookDelivery>();
   const queued = new ClaimQueue();
   let slotFreed: (() => void) | null = null;
 
@@ -74,9 +74,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?:
       if (!row) return;
       inFlight++;
       sending.add(row);
-      // sendDelivery answers every failure as an outcome; a rejection all the same is recorded as a
+      // sendWebhook answers every failure as an outcome; a rejection all the same is recorded as a
       // failed attempt too, so the slot is always given back.
-      void sendDelivery(row, sendDeps)
+      void sendWebhook(row, sendDeps)
         .catch((error: unknown) => failedOutcome(error, 0))
         .then((outcome) => {
           if (givenUp) return;
@@ -104,12 +104,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?:
     while (!stopped) {
       await roomForBatch();
       if (stopped) break;
-      let claimed: ClaimedDelivery[] = [];
+      let claimed: ClaimedWebhookDelivery[] = [];
       const now = clock.now();
       try {
         claimed = await claimDue(options.orm.em.fork(), now, room(), leaseUntil(now, timeoutSeconds));
       } catch (err) {
-        reportFailure(options.logger, err, 'webhook delivery worker');
+        reportFailure(options.logger, err, 'webhook sender');
       }
       queued.add(claimed, now);
       fillSlots();
@@ -119,7 +119,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?:
     const unsent = queued.takeAll();
     if (unsent.length > 0) {
       await releaseClaims(options.orm.em.fork(), unsent, clock.now()).catch((err) =>
-        reportFailure(options.logger, err, 'webhook delivery worker: releasing claims'),
+        reportFailure(options.logger, err, 'webhook sender: releasing claims'),
       );
     }
     let pastDeadline = false;
@@ -142,7 +142,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?:
     if (abandoned.length > 0) {
       givenUp = true;
       await releaseClaims(options.orm.em.fork(), abandoned, clock.now()).catch((err) =>
-        options.logger.error({ err }, 'webhook delivery worker: releasing claims'),
+        options.logger.error({ err }, 'webhook sender: releasing claims'),
       );
     }
     await recorder.drain();
@@ -159,7 +159,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): (deadline?:
 }
 
 /** Batches outcomes: one recording at a time, taking everything that arrived meanwhile. */
-function outcomeRecorder(options: DeliveryWorkerOptions, clock: Clock) {
+function outcomeRecorder(options: WebhookSenderOptions, clock: Clock) {
   const pending: Sent[] = [];
   let recording: Promise<void> | null = null;
 
