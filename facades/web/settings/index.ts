@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Principal } from '../../../schema/context.ts';
-import { type PreparedOperation, runOperation } from '../../../schema/execute.ts';
+import type { PreparedOperation } from '../../../schema/execute.ts';
 import { loadOAuthKeys, passwordSignIn } from '../../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../../schema/services.ts';
 import {
@@ -11,6 +11,7 @@ import {
   WEB_SESSION_TTL_MS,
 } from '../../../schema/web/sessions.ts';
 import { statusForError } from '../../rest/errors.ts';
+import { runAndSelect } from '../../run-operation.ts';
 import { cookieHeader, cookiesOf } from '../cookies.ts';
 import { csrfToken, requireCsrf, sentCsrfMatches } from '../csrf.ts';
 import { formBody, refusedAttempt } from '../forms.ts';
@@ -58,18 +59,16 @@ export function createSettingsRoutes(app: AppServices): Router {
     cookieHeader(name, value, { path: '/settings', maxAgeMs, sameSite, secure });
 
   const run = async <T>(res: Response, op: PreparedOperation, variables: Record<string, unknown> = {}) => {
-    const result = await runOperation(app, op, {
+    const outcome = await runAndSelect(app, op, undefined, {
       principal: res.locals.principal as Principal,
       channel: 'graphql',
       variables,
       requestId: res.locals.requestId as string | undefined,
     });
-    const [error] = result.errors;
-    if (error) {
-      const type = (error.extensions?.type as Parameters<typeof statusForError>[0]) ?? 'api_error';
-      throw new PageError(error.message, statusForError(type));
+    if ('error' in outcome) {
+      throw new PageError(outcome.error.message, statusForError(outcome.error.extensions.type));
     }
-    return result.data as T;
+    return outcome.value as T;
   };
 
   const show = (res: Response, title: string, body: SafeHtml, status = 200) =>
