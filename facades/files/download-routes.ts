@@ -4,8 +4,9 @@ import type { AppServices } from '../../schema/services.ts';
 import { contentDisposition, verifyLocalSignature } from '../../src/platform/storage/index.ts';
 import { sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
+import { runOrAnswer } from '../run-operation.ts';
 import { bearerCaller } from './caller.ts';
-import { type FileOperations, fileOperations, runOrAnswer } from './operations.ts';
+import { type FileOperations, fileOperations } from './operations.ts';
 
 const optional = (value: unknown) => (typeof value === 'string' ? value : undefined);
 

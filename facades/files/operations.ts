@@ -1,9 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
-import type { Channel, Principal } from '../../schema/context.ts';
-import { errorExtensions } from '../../schema/errors.ts';
-import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
-import type { AppServices } from '../../schema/services.ts';
-import { envelopeFrom, sendError } from '../rest/errors.ts';
+import { prepareOperation } from '../../schema/execute.ts';
 import { FILE_FIELDS } from '../selections.ts';
 
 const PROGRESS_FIELDS = `sessionId status fileSize receivedBytes receivedChunks { index size } expiresAt`;
@@ -33,33 +28,3 @@ export function fileOperations() {
 }
 
 export type FileOperations = ReturnType<typeof fileOperations>;
-
-/** Marks the surface a file router serves; {@link runOrAnswer} runs its operations on that channel. */
-export function onChannel(channel: Channel) {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.channel = channel;
-    next();
-  };
-}
-
-/** Runs an operation; on error answers the envelope and returns null. */
-export async function runOrAnswer(
-  app: AppServices,
-  res: Response,
-  operation: PreparedOperation,
-  principal: Principal | null,
-  variables: Record<string, unknown>,
-): Promise<Record<string, unknown> | null> {
-  const result = await runOperation(app, operation, {
-    principal,
-    channel: (res.locals.channel as Channel | undefined) ?? 'rest',
-    variables,
-    requestId: String(res.locals.requestId ?? ''),
-  });
-  const [error] = result.errors;
-  if (error) {
-    sendError(res, envelopeFrom(error.message, errorExtensions(error)));
-    return null;
-  }
-  return result.data ?? {};
-}

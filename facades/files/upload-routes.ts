@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Router } from 'express';
+import { type Response, Router } from 'express';
+import type { PreparedOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { MAX_CHUNK_BYTES, MULTIPART_MAX_BYTES } from '../../schema/uploads/limits.ts';
 import { sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
+import { type Principal, runOrAnswer } from '../run-operation.ts';
 import { jsonBody } from '../transport-errors.ts';
 import { bearerCaller, uploadCaller } from './caller.ts';
 import { receiveChunkBody } from './chunk-body.ts';
 import { readMultipart } from './multipart.ts';
-import { type FileOperations, fileOperations, onChannel, runOrAnswer } from './operations.ts';
+import { type FileOperations, fileOperations } from './operations.ts';
+
+type Variables = Record<string, unknown>;
 
 /**
  * The byte-stream side of uploads under /api/mcp/upload: bytes go to scratch disk here, then the
@@ -18,7 +22,9 @@ import { type FileOperations, fileOperations, onChannel, runOrAnswer } from './o
  */
 export function createUploadRoutes(app: AppServices, ops: FileOperations = fileOperations()): Router {
   const router = Router();
-  router.use(onChannel('agent_http'));
+  // The agent's HTTP surface: its operations run on that channel.
+  const run = (res: Response, operation: PreparedOperation, principal: Principal, variables: Variables) =>
+    runOrAnswer(app, res, operation, principal, variables, 'agent_http');
   // Bytes per request: base64 JSON chunks need a third more than the chunk.
   const json = jsonBody({ limit: Math.ceil((MAX_CHUNK_BYTES * 4) / 3) + 64 * 1024 });
 
@@ -38,7 +44,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
         });
         return;
       }
-      const data = await runOrAnswer(app, res, ops.storeIncoming, principal, {
+      const data = await run(res, ops.storeIncoming, principal, {
         incomingId,
         type: fields.type ?? '',
         fileName: file.fileName || fields.fileName || 'upload',
@@ -58,13 +64,13 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
       const tempPath = await app.scratch.newPath('chunk');
       try {
         const chunk = await receiveChunkBody(req, tempPath, MAX_CHUNK_BYTES);
-        const session = await runOrAnswer(app, res, ops.session, principal, { sessionId: chunk.sessionId });
+        const session = await run(res, ops.session, principal, { sessionId: chunk.sessionId });
         if (!session) return;
         const sessionId = (session.uploadSession as { sessionId: string }).sessionId;
         const target = app.scratch.chunkPath(sessionId, chunk.chunkIndex);
         await mkdir(path.dirname(target), { recursive: true });
         await rename(tempPath, target);
-        const data = await runOrAnswer(app, res, ops.recordChunk, principal, {
+        const data = await run(res, ops.recordChunk, principal, {
           sessionId,
           chunkIndex: chunk.chunkIndex,
         });
@@ -82,7 +88,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
     routeHandler(async (req, res) => {
       const principal = await uploadCaller(app, req);
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const data = await runOrAnswer(app, res, ops.complete, principal, {
+      const data = await run(res, ops.complete, principal, {
         sessionId: String(body.sessionId ?? ''),
         fileName: typeof body.fileName === 'string' ? body.fileName : null,
         fileType: typeof body.fileType === 'string' ? body.fileType : null,
@@ -97,7 +103,7 @@ export function createUploadRoutes(app: AppServices, ops: FileOperations = fileO
     '/status',
     routeHandler(async (req, res) => {
       const principal = await uploadCaller(app, req);
-      const data = await runOrAnswer(app, res, ops.session, principal, {
+      const data = await run(res, ops.session, principal, {
         sessionId: String(req.query.sessionId ?? ''),
       });
       if (data) res.json(data.uploadSession);

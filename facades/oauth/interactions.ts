@@ -1,11 +1,9 @@
-import { createHmac } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type Provider from 'oidc-provider';
 import { accountEmail, passwordSignIn, passwordSignUp } from '../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../schema/services.ts';
-import { constantTimeEqual } from '../../src/platform/crypto.ts';
-import { isAppError } from '../../src/platform/errors.ts';
-import { statusForError } from '../rest/errors.ts';
+import { csrfToken, requireCsrf } from '../web/csrf.ts';
+import { formBody, refusedAttempt } from '../web/forms.ts';
 import { html } from '../web/pages/html.ts';
 import { sendPage } from '../web/pages/layout.ts';
 import { consentForm, SCOPE_DESCRIPTIONS, signInForm, signUpForm } from './pages/interaction-pages.ts';
@@ -20,9 +18,8 @@ type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
  */
 export function createInteractionRoutes(app: AppServices, provider: Provider, csrfKey: string): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
-  const csrfFor = (uid: string) =>
-    createHmac('sha256', csrfKey).update(`interaction:${uid}`).digest('base64url');
+  const form = formBody();
+  const csrfFor = (uid: string) => csrfToken(csrfKey, 'interaction', uid);
 
   const load = async (req: Request, res: Response): Promise<Interaction | null> => {
     try {
@@ -41,19 +38,10 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
     }
   };
 
-  const checkCsrf = (req: Request, res: Response, next: NextFunction) => {
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (!constantTimeEqual(sent, csrfFor(String(req.params.uid)))) {
-      sendPage(
-        res,
-        403,
-        'Request refused',
-        html`<p class="alert" role="alert">The form is out of date: reload the page and try again.</p>`,
-      );
-      return;
-    }
-    next();
-  };
+  const checkCsrf = requireCsrf(
+    (req) => csrfFor(String(req.params.uid)),
+    html`<p class="alert" role="alert">The form is out of date: reload the page and try again.</p>`,
+  );
 
   const clientName = async (interaction: Interaction) => {
     const clientId = String(interaction.params.client_id ?? '');
@@ -134,10 +122,8 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
       });
       await finish(req, res, { login: { accountId } });
     } catch (error) {
-      if (!isAppError(error)) throw error;
-      if (error.retryAfterSeconds !== undefined)
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      await showSignIn(res, interaction, statusForError(error.type), error.message, email);
+      const refused = refusedAttempt(res, error);
+      await showSignIn(res, interaction, refused.status, refused.message, email);
     }
   });
 
@@ -169,12 +155,10 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
       const accountId = await passwordSignUp(app, { ...input, ip: req.ip ?? 'unknown' });
       await finish(req, res, { login: { accountId } });
     } catch (error) {
-      if (!isAppError(error)) throw error;
-      if (error.retryAfterSeconds !== undefined)
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      const refused = refusedAttempt(res, error);
       sendPage(
         res,
-        statusForError(error.type),
+        refused.status,
         'Create an account',
         signUpForm({
           action: `${interactionPath(interaction.uid)}/sign-up`,
@@ -183,7 +167,7 @@ export function createInteractionRoutes(app: AppServices, provider: Provider, cs
           email: input.email,
           firstName: input.firstName ?? '',
           lastName: input.lastName ?? '',
-          error: error.message,
+          error: refused.message,
         }),
       );
     }

@@ -1,12 +1,11 @@
 import { type Request, type RequestHandler, type Response, Router } from 'express';
-import type { GraphQLError } from 'graphql';
 import { authenticate, bearerToken, type Channel } from '../../schema/context.ts';
-import { errorExtensions } from '../../schema/errors.ts';
-import { type PreparedOperation, prepareOperation, runOperation } from '../../schema/execute.ts';
+import { type PreparedOperation, prepareOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
 import { AppError, invalidRequest } from '../../src/platform/errors.ts';
 import { clientInfo } from '../client-info.ts';
 import { routeHandler } from '../route-handler.ts';
+import { type OperationError, runAndSelect } from '../run-operation.ts';
 import { sendJson } from '../send-json.ts';
 import { envelopeFrom, sendError } from './errors.ts';
 import type { RestRoute, VariableSource } from './route.ts';
@@ -92,8 +91,8 @@ const VARIABLE_ERROR = /^Variable "\$(\w+)"/;
  * The error in the REST client's terms: detail paths and GraphQL variable errors ("Variable "$fileSize"
  * of required type …") name the body, query or path field the client sent.
  */
-function restEnvelope(error: GraphQLError, restNames: Map<string, string>) {
-  const extensions = errorExtensions(error);
+function restEnvelope(error: OperationError, restNames: Map<string, string>) {
+  const { extensions } = error;
   const variable = VARIABLE_ERROR.exec(error.message)?.[1];
   if (variable && extensions.type === 'invalid_request_error') {
     const field = restNames.get(variable) ?? variable;
@@ -131,19 +130,18 @@ export function routeHandlers(
         const requestId = String(res.locals.requestId ?? crypto.randomUUID());
         const principal = await authenticate(app, bearerToken(req.headers.authorization));
         const variables = variablesFor(req, route);
-        const result = await runOperation(app, entry.operation, {
+        const outcome = await runAndSelect(app, entry.operation, route.select, {
           principal,
           channel,
           variables,
           requestId,
           client: clientInfo(req),
         });
-        const [error] = result.errors;
-        if (error) {
-          sendError(res, restEnvelope(error, entry.restNames));
+        if ('error' in outcome) {
+          sendError(res, restEnvelope(outcome.error, entry.restNames));
           return;
         }
-        const body = route.select ? result.data?.[route.select] : result.data;
+        const body = outcome.value;
         if (route.render?.(body, req, res)) return;
         sendJson(res, route.status ?? 200, body);
       },

@@ -2,9 +2,8 @@ import { type Request, type Response, Router } from 'express';
 import { authenticate, bearerToken } from '../../schema/context.ts';
 import { prepareOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
-import { envelopeFrom, sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
-import { runAndSelect } from './run.ts';
+import { runAndSelect, sendOperationError } from '../run-operation.ts';
 
 /** A public markdown page under /api/mcp: markdown by default, a JSON wrapper for Accept: application/json. */
 interface DocRow {
@@ -62,7 +61,7 @@ export function createDocsRouter(app: AppServices): Router {
           requestId,
         });
         if ('error' in outcome) {
-          sendError(res, envelopeFrom(outcome.error.message, outcome.error.extensions));
+          sendOperationError(res, outcome.error);
           return;
         }
         res.vary('Accept');

@@ -2,6 +2,7 @@ import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCServer }
 import type { z } from 'zod';
 import { authenticate, type ClientInfo } from '../../schema/context.ts';
 import type { AppServices } from '../../schema/services.ts';
+import { type Principal, runAndSelect } from '../run-operation.ts';
 import { toolCallResult } from './answer-json.ts';
 import {
   invalidParams,
@@ -21,7 +22,6 @@ import {
 } from './protocol.ts';
 import type { ToolRegistry } from './registry.ts';
 import type { ResourceRegistry } from './resources.ts';
-import { type Principal, runAndSelect } from './run.ts';
 import { MAX_NAME_LENGTH } from './suggest.ts';
 
 /** Per HTTP request: who calls (from the Authorization header) and the request id for logs and errors. */

@@ -10,6 +10,7 @@ import { databaseUnavailable } from '../../src/platform/db/unavailable.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { clientInfo } from '../client-info.ts';
 import { countError, observeRequest } from '../metrics.ts';
+import type { Principal } from '../run-operation.ts';
 import { sendJsonText } from '../send-json.ts';
 import { transportError } from '../transport-errors.ts';
 import { stringifyAnswer } from './answer-json.ts';
@@ -24,7 +25,6 @@ import {
 import { type AgentSurface, type CallParams, isObject, registerMethods } from './methods.ts';
 import { agentMetrics } from './metrics.ts';
 import { isSupportedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.ts';
-import type { Principal } from './run.ts';
 
 export function createRpcServer(surface: AgentSurface): JSONRPCServer<CallParams> {
   // The library logs every thrown error by default; ours are mapped (and unexpected ones logged) in

@@ -1,9 +1,8 @@
 import express, { type Request, type Response, Router } from 'express';
-import { errorExtensions } from '../../schema/errors.ts';
-import { prepareOperation, runOperation } from '../../schema/execute.ts';
+import { prepareOperation } from '../../schema/execute.ts';
 import type { AppServices } from '../../schema/services.ts';
-import { envelopeFrom, sendError } from '../rest/errors.ts';
 import { routeHandler } from '../route-handler.ts';
+import { runOrAnswer } from '../run-operation.ts';
 import { pageHeaders } from '../security-headers.ts';
 import {
   checkoutCompletePage,
@@ -41,20 +40,9 @@ export const PAYMENT_PATH_PREFIXES = ['/v1/payments', '/checkout', '/sandbox'] a
 export function createPaymentRoutes(app: AppServices): Router {
   const router = Router();
   const operations = paymentOperations();
-  const run = async (res: Response, name: keyof typeof operations, variables: Record<string, unknown>) => {
-    const result = await runOperation(app, operations[name], {
-      principal: null,
-      channel: 'rest',
-      variables,
-      requestId: String(res.locals.requestId ?? ''),
-    });
-    const [error] = result.errors;
-    if (error) {
-      sendError(res, envelopeFrom(error.message, errorExtensions(error)));
-      return null;
-    }
-    return result.data ?? {};
-  };
+  // The processor and the payer are anonymous: the session id, the secret or the signature is the proof.
+  const run = (res: Response, name: keyof typeof operations, variables: Record<string, unknown>) =>
+    runOrAnswer(app, res, operations[name], null, variables);
 
   router.post(
     '/v1/payments/stripe/events',

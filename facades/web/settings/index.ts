@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { randomBytes } from 'node:crypto';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Principal } from '../../../schema/context.ts';
-import { type PreparedOperation, runOperation } from '../../../schema/execute.ts';
+import type { PreparedOperation } from '../../../schema/execute.ts';
 import { loadOAuthKeys, passwordSignIn } from '../../../schema/oauth/authorization.ts';
 import type { AppServices } from '../../../schema/services.ts';
 import {
@@ -10,9 +10,11 @@ import {
   signOutOfSettings,
   WEB_SESSION_TTL_MS,
 } from '../../../schema/web/sessions.ts';
-import { constantTimeEqual } from '../../../src/platform/crypto.ts';
-import { isAppError } from '../../../src/platform/errors.ts';
 import { statusForError } from '../../rest/errors.ts';
+import { runAndSelect } from '../../run-operation.ts';
+import { cookieHeader, cookiesOf } from '../cookies.ts';
+import { csrfToken, requireCsrf, sentCsrfMatches } from '../csrf.ts';
+import { formBody, refusedAttempt } from '../forms.ts';
 import { html, type SafeHtml } from '../pages/html.ts';
 import { sendPage } from '../pages/layout.ts';
 import { SETTINGS_OPERATIONS as OPS } from './operations.ts';
@@ -33,15 +35,6 @@ const SESSION_COOKIE = 'tb_session';
 /** Before sign-in there is no session to bind the form to: a random cookie and the same hidden value. */
 const SIGN_IN_CSRF_COOKIE = 'tb_signin_csrf';
 
-function cookiesOf(req: Request): Map<string, string> {
-  const jar = new Map<string, string>();
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) jar.set(part.slice(0, eq).trim(), decodeURIComponent(part.slice(eq + 1).trim()));
-  }
-  return jar;
-}
-
 /** A failed operation, as the page shows it: the status of its error type and its message. */
 class PageError extends Error {
   readonly status: number;
@@ -59,27 +52,23 @@ class PageError extends Error {
  */
 export function createSettingsRoutes(app: AppServices): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  const form = formBody();
   const key = loadOAuthKeys(app.config.DATA_DIR, app.config.OAUTH_KEYS).cookieKeys[0] ?? '';
   const secure = app.config.PUBLIC_URL.startsWith('https:');
-  const cookie = (name: string, value: string, maxAgeMs: number, sameSite = 'Lax') =>
-    `${name}=${encodeURIComponent(value)}; Path=/settings; HttpOnly; SameSite=${sameSite}; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure ? '; Secure' : ''}`;
-  const csrfOf = (secret: string) =>
-    createHmac('sha256', key).update(`settings:${secret}`).digest('base64url');
+  const cookie = (name: string, value: string, maxAgeMs: number, sameSite: 'Lax' | 'Strict' = 'Lax') =>
+    cookieHeader(name, value, { path: '/settings', maxAgeMs, sameSite, secure });
 
   const run = async <T>(res: Response, op: PreparedOperation, variables: Record<string, unknown> = {}) => {
-    const result = await runOperation(app, op, {
+    const outcome = await runAndSelect(app, op, undefined, {
       principal: res.locals.principal as Principal,
       channel: 'graphql',
       variables,
       requestId: res.locals.requestId as string | undefined,
     });
-    const [error] = result.errors;
-    if (error) {
-      const type = (error.extensions?.type as Parameters<typeof statusForError>[0]) ?? 'api_error';
-      throw new PageError(error.message, statusForError(type));
+    if ('error' in outcome) {
+      throw new PageError(outcome.error.message, statusForError(outcome.error.extensions.type));
     }
-    return result.data as T;
+    return outcome.value as T;
   };
 
   const show = (res: Response, title: string, body: SafeHtml, status = 200) =>
@@ -101,22 +90,14 @@ export function createSettingsRoutes(app: AppServices): Router {
     }
     res.locals.principal = principal;
     res.locals.sessionSecret = secret;
-    res.locals.csrf = csrfOf(secret);
+    res.locals.csrf = csrfToken(key, 'settings', secret);
     next();
   };
 
-  const checkCsrf = (req: Request, res: Response, next: NextFunction) => {
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (!constantTimeEqual(sent, csrf(res))) {
-      return show(
-        res,
-        'Request refused',
-        html`<p class="alert" role="alert">The form is out of date: <a href="/settings">reload</a> and try again.</p>`,
-        403,
-      );
-    }
-    next();
-  };
+  const checkCsrf = requireCsrf(
+    (_req, res) => csrf(res),
+    html`<p class="alert" role="alert">The form is out of date: <a href="/settings">reload</a> and try again.</p>`,
+  );
 
   /** Renders a page; a failed operation re-renders `fallback` with the error and its status. */
   const page =
@@ -136,10 +117,9 @@ export function createSettingsRoutes(app: AppServices): Router {
   router.get('/settings', (_req, res) => res.redirect(303, '/settings/tokens'));
   router.get('/settings/sign-in', (_req, res) => showSignIn(res));
   router.post('/settings/sign-in', form, async (req, res) => {
-    const sent = typeof req.body.csrf === 'string' ? req.body.csrf : '';
     const expected = cookiesOf(req).get(SIGN_IN_CSRF_COOKIE) ?? '';
     const email = String(req.body.email ?? '');
-    if (!expected || !constantTimeEqual(sent, expected))
+    if (!expected || !sentCsrfMatches(req, expected))
       return showSignIn(res, 403, 'The form is out of date: try again.', email);
     try {
       const accountId = await passwordSignIn(app, {
@@ -152,10 +132,8 @@ export function createSettingsRoutes(app: AppServices): Router {
       res.append('Set-Cookie', cookie(SIGN_IN_CSRF_COOKIE, '', 0, 'Strict'));
       res.redirect(303, '/settings/tokens');
     } catch (error) {
-      if (!isAppError(error)) throw error;
-      if (error.retryAfterSeconds !== undefined)
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      showSignIn(res, statusForError(error.type), error.message, email);
+      const refused = refusedAttempt(res, error);
+      showSignIn(res, refused.status, refused.message, email);
     }
   });
 

@@ -9,6 +9,7 @@ import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';
 import { emitStoresAdded } from './events.ts';
 import { addStep, settleJob } from './job.ts';
 import { lockSubmittedRelease } from './lock-release.ts';
+import { queuedDeliveryFields } from './queued-delivery.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
 import { storeNameOf } from './status-text.ts';
@@ -63,18 +64,11 @@ export async function addStores(
         skipped.push({ storeId, reason: eligibility.reason });
         continue;
       }
-      const fields = {
-        status: 'queued' as const,
-        statusText: 'Queued',
-        urlInStore: null,
-        reason: null,
-        nextStepAt: adapters.forStore(storeId).firstStepAt(now),
-        ugcPolicy: eligibility.ugcPolicy,
-        // Built anew when the store is sent the release (its first step).
-        ddexMessage: null,
-        addedAfterDistribution: true,
-        statusBeforeTakedown: null,
-      };
+      const fields = queuedDeliveryFields(
+        { storeId, ugcPolicy: eligibility.ugcPolicy, addedAfterDistribution: true },
+        now,
+        adapters,
+      );
       const delivery = current
         ? Object.assign(current, fields)
         : tem.create(Delivery, { release, storeId, ...fields });

@@ -7,6 +7,7 @@ import { Delivery } from './delivery.entity.ts';
 import type { QueueResult, SkippedStore } from './distributor.ts';
 import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';
 import { addError, addStep, settleJob } from './job.ts';
+import { queuedDeliveryFields } from './queued-delivery.ts';
 import { assignIdentifiers, tracksOf } from './release-content.ts';
 import { ReleaseJob } from './release-job.entity.ts';
 import { scheduleAdvance } from './schedule.ts';
@@ -74,21 +75,12 @@ export async function enqueueRelease(
         );
         continue;
       }
-      queued.push(
-        tem.create(Delivery, {
-          release,
-          storeId,
-          status: 'queued',
-          statusText: 'Queued',
-          urlInStore: null,
-          reason: null,
-          nextStepAt: adapters.forStore(storeId).firstStepAt(now),
-          ugcPolicy: eligibility.ugcPolicy,
-          ddexMessage: null,
-          addedAfterDistribution: false,
-          statusBeforeTakedown: null,
-        }),
+      const fields = queuedDeliveryFields(
+        { storeId, ugcPolicy: eligibility.ugcPolicy, addedAfterDistribution: false },
+        now,
+        adapters,
       );
+      queued.push(tem.create(Delivery, { release, storeId, ...fields }));
     }
     addStep(
       job,
