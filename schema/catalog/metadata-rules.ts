@@ -1,4 +1,4 @@
-import { AGENT_GUIDE_MARKDOWN } from '../../src/domains/catalog/agent-guide.ts';
+import { AGENT_GUIDE_MARKDOWN } from '../../src/domains/catalog/index.ts';
 import {
   metadataRulesVersion,
   renderHitlistMarkdown,

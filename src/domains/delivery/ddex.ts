@@ -1,4 +1,4 @@
-import type { Store } from '../catalog/stores.ts';
+import type { Store } from '../catalog/index.ts';
 import { primaryArtistsOf } from '../releases/release-artists.ts';
 import type { ReleaseInput } from '../releases/rules/engine/types.ts';
 import { dealList, isUgcStore } from './ddex-deals.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_STORE_IDS, findStore } from '../catalog/stores.ts';
+import { DEFAULT_STORE_IDS, findStore } from '../catalog/index.ts';
 import { Release } from '../releases/release.entity.ts';
 import type { ReleaseTrack } from '../releases/release-track.entity.ts';
 import type { Clock } from './clock.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findStore } from '../catalog/stores.ts';
+import { findStore } from '../catalog/index.ts';
 import type { Release } from '../releases/release.entity.ts';
 import { ReleaseTrack } from '../releases/release-track.entity.ts';
 import { findOwnedFiles } from '../uploads/find-file.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findStore } from '../catalog/stores.ts';
+import { findStore } from '../catalog/index.ts';
 import type { Release } from '../releases/release.entity.ts';
 import { aggregateOf } from './aggregate-status.ts';
 import type { Delivery, DeliveryStatus } from './delivery.entity.ts';

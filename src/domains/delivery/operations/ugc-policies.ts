@@ -6,7 +6,7 @@ import {
   type Store,
   UGC_STORE_IDS,
   type UgcPolicyCode,
-} from '../../catalog/stores.ts';
+} from '../../catalog/index.ts';
 import { findOwnedRelease } from '../../releases/find-release.ts';
 import type { Release } from '../../releases/release.entity.ts';
 import { resolveUgcPolicy } from '../eligibility.ts';
