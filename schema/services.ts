@@ -14,7 +14,7 @@ import type { Distributor } from '../src/domains/delivery/distributor.ts';
 import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
 import type { StoreAdapter } from '../src/domains/delivery/store-adapter.ts';
 import { type StoreAdapters, storeAdapters } from '../src/domains/delivery/store-adapters.ts';
-import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
+import { type Mailer, mailerFor } from '../src/domains/mail/index.ts';
 import {
   type AuthorizationCodes,
   NO_AUTHORIZATION_CODES,

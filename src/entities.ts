@@ -11,7 +11,7 @@ import { CreditTransaction } from './domains/credits/credit-transaction.entity.t
 import { SandboxControl } from './domains/delivery/adapters/sandbox/sandbox-control.entity.ts';
 import { SftpPackage } from './domains/delivery/adapters/sftp/sftp-package.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
-import { OutboxMail } from './domains/mail/outbox-mail.entity.ts';
+import { OutboxMail } from './domains/mail/index.ts';
 import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
 import { Partner } from './domains/partners/partner.entity.ts';
 import { paymentEntities } from './domains/payments/entities.ts';
@@ -22,7 +22,7 @@ import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.en
 import { StoreConnection } from './domains/store-connections/store-connection.entity.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
-import { EmailChallenge } from './domains/verified-email/email-challenge.entity.ts';
+import { EmailChallenge } from './domains/verified-email/index.ts';
 import { webhookEntities } from './domains/webhooks/entities.ts';
 import { OutboxEvent } from './platform/events/outbox-event.entity.ts';
 import { RateLimitBucket } from './platform/rate-limit/rate-limit-bucket.entity.ts';

@@ -4,7 +4,7 @@ import {
   claimCode,
   codeKey,
   requestChallenge,
-} from '../../src/domains/verified-email/challenges.ts';
+} from '../../src/domains/verified-email/index.ts';
 import { builder, PUBLIC } from '../builder.ts';
 
 const IssuedAccessTokenRef = builder.objectRef<ClaimedToken>('IssuedAccessToken').implement({

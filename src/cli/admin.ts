@@ -17,7 +17,7 @@ import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-ex
 import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
 import { importCatalogue } from '../domains/audio/registry/import-catalogue.ts';
 import { grantCredits } from '../domains/credits/grant-credits.ts';
-import { listOutbox } from '../domains/mail/mailer.ts';
+import { listOutbox } from '../domains/mail/index.ts';
 import {
   createPartner,
   disablePartner,

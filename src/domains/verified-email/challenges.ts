@@ -10,7 +10,7 @@ import { normaliseEmail } from '../accounts/create-account.ts';
 import { type BearerToken, issueBearerToken } from '../accounts/issue-token.ts';
 import { DEFAULT_SCOPES, isScope, PAT_ONLY_SCOPES, SCOPES, type Scope } from '../accounts/scopes.ts';
 import type { Clock } from '../delivery/clock.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/index.ts';
 import { codeMail } from './code-mail.ts';
 import { EmailChallenge } from './email-challenge.entity.ts';
 
