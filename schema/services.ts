@@ -15,10 +15,7 @@ import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
 import type { StoreAdapter } from '../src/domains/delivery/store-adapter.ts';
 import { type StoreAdapters, storeAdapters } from '../src/domains/delivery/store-adapters.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/index.ts';
-import {
-  type AuthorizationCodes,
-  NO_AUTHORIZATION_CODES,
-} from '../src/domains/partners/authorization-codes.ts';
+import { type AuthorizationCodes, NO_AUTHORIZATION_CODES } from '../src/domains/partners/index.ts';
 import type { PaymentsPort } from '../src/domains/payments/port.ts';
 import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
 import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';

@@ -12,8 +12,8 @@ import { SandboxControl } from './domains/delivery/adapters/sandbox/sandbox-cont
 import { SftpPackage } from './domains/delivery/adapters/sftp/sftp-package.entity.ts';
 import { deliveryEntities } from './domains/delivery/entities.ts';
 import { OutboxMail } from './domains/mail/index.ts';
-import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
-import { Partner } from './domains/partners/partner.entity.ts';
+import { OAuthModel } from './domains/oauth/index.ts';
+import { Partner } from './domains/partners/index.ts';
 import { paymentEntities } from './domains/payments/entities.ts';
 import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';

@@ -1,4 +1,4 @@
-import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
+import { attributedProvenance } from '../../src/domains/partners/index.ts';
 import { type CheckoutView, createCheckout } from '../../src/domains/payments/create-checkout.ts';
 import { CHECKOUT_UI_MODES } from '../../src/domains/payments/entities.ts';
 import { builder, MCP } from '../builder.ts';

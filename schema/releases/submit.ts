@@ -1,4 +1,4 @@
-import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
+import { attributedProvenance } from '../../src/domains/partners/index.ts';
 import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-submit-allowance.ts';
 import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
 import {

@@ -18,12 +18,7 @@ import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
 import { importCatalogue } from '../domains/audio/registry/import-catalogue.ts';
 import { grantCredits } from '../domains/credits/grant-credits.ts';
 import { listOutbox } from '../domains/mail/index.ts';
-import {
-  createPartner,
-  disablePartner,
-  listPartners,
-  partnerView,
-} from '../domains/partners/manage-partners.ts';
+import { createPartner, disablePartner, listPartners, partnerView } from '../domains/partners/index.ts';
 import {
   type Credential,
   connectionView,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sweepOAuth } from '../domains/oauth/sweep.ts';
+import { sweepOAuth } from '../domains/oauth/index.ts';
 import { sweepEmailChallenges } from '../domains/verified-email/index.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
