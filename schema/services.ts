@@ -3,8 +3,8 @@ import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/v
 import { createHttpAiDetector } from '../src/domains/audio/detection/http-detector.ts';
 import { createLocalAiDetector } from '../src/domains/audio/detection/local-detector.ts';
 import type { AiDetector } from '../src/domains/audio/detection/port.ts';
-import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
-import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
+import type { ImageGenerator } from '../src/domains/cover-art/index.ts';
+import { imageGeneratorFor } from '../src/domains/cover-art/index.ts';
 import { createSandboxAdapter } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { createSftpAdapter } from '../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
 import type { Clock } from '../src/domains/delivery/clock.ts';

@@ -19,7 +19,7 @@ import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
 import { Release } from './domains/releases/release.entity.ts';
 import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
-import { StoreConnection } from './domains/store-connections/store-connection.entity.ts';
+import { StoreConnection } from './domains/store-connections/index.ts';
 import { StoredFile } from './domains/uploads/stored-file.entity.ts';
 import { UploadChunk, UploadSession } from './domains/uploads/upload-session.entity.ts';
 import { EmailChallenge } from './domains/verified-email/index.ts';
