@@ -1,8 +1,7 @@
 import type { Profile } from '../src/domains/accounts/read-profile.ts';
 import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
-import { createHttpAiDetector } from '../src/domains/audio/detection/http-detector.ts';
-import { createLocalAiDetector } from '../src/domains/audio/detection/local-detector.ts';
-import type { AiDetector } from '../src/domains/audio/detection/port.ts';
+import type { AiDetector } from '../src/domains/audio/index.ts';
+import { createHttpAiDetector, createLocalAiDetector } from '../src/domains/audio/index.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/index.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/index.ts';
 import { createSandboxAdapter } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';

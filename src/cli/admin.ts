@@ -15,7 +15,7 @@ import { revokeTokenById } from '../domains/accounts/manage-tokens.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../domains/accounts/scopes.ts';
 import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-expiry.ts';
 import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
-import { importCatalogue } from '../domains/audio/registry/import-catalogue.ts';
+import { importCatalogue } from '../domains/audio/index.ts';
 import { grantCredits } from '../domains/credits/grant-credits.ts';
 import { listOutbox } from '../domains/mail/index.ts';
 import { createPartner, disablePartner, listPartners, partnerView } from '../domains/partners/index.ts';
