@@ -5,7 +5,7 @@ import type { Principal } from '../src/domains/accounts/principal.ts';
 export type { Principal };
 
 import { mcpResourceUrl } from '../src/domains/oauth/index.ts';
-import { authenticateUploadToken } from '../src/domains/uploads/sessions/authenticate-upload-token.ts';
+import { authenticateUploadToken } from '../src/domains/uploads/index.ts';
 import { unauthenticated } from '../src/platform/errors.ts';
 import type { AppServices } from './services.ts';
 

@@ -8,7 +8,7 @@ import {
 import type { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseArtist, ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
 import type { TRACK_TYPES } from '../../src/domains/releases/rules/engine/rules-credits.ts';
-import { findOwnedFiles } from '../../src/domains/uploads/find-file.ts';
+import { findOwnedFiles } from '../../src/domains/uploads/index.ts';
 
 interface CoverKey {
   accountId: string;
