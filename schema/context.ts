@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../src/domains/accounts/principal.ts';
+import type { Principal } from '../src/domains/accounts/index.ts';
 
 export type { Principal };
 

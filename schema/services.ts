@@ -1,5 +1,5 @@
-import type { Profile } from '../src/domains/accounts/read-profile.ts';
-import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
+import type { Profile } from '../src/domains/accounts/index.ts';
+import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/index.ts';
 import type { AiDetector } from '../src/domains/audio/index.ts';
 import { createHttpAiDetector, createLocalAiDetector } from '../src/domains/audio/index.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/index.ts';

@@ -1,7 +1,4 @@
-import { AccessToken } from './domains/accounts/access-token.entity.ts';
-import { Account } from './domains/accounts/account.entity.ts';
-import { SignInEvent } from './domains/accounts/sign-in-event.entity.ts';
-import { WebSession } from './domains/accounts/web-session.entity.ts';
+import { AccessToken, Account, SignInEvent, WebSession } from './domains/accounts/index.ts';
 import { analyticsEntities } from './domains/analytics/stream-day.entity.ts';
 import { AudioAnalysis, RegistryRecording, RegistryVersion } from './domains/audio/index.ts';
 import { AutoReloadSetting } from './domains/credits/auto-reload-setting.entity.ts';

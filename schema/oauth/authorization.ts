@@ -3,9 +3,7 @@
  * domains: its storage, its keys, and password sign-in and sign-up. These are not GraphQL operations:
  * they run before there is a bearer token to run one with.
  */
-import { Account } from '../../src/domains/accounts/account.entity.ts';
-import { signIn } from '../../src/domains/accounts/sign-in.ts';
-import { signUp } from '../../src/domains/accounts/sign-up.ts';
+import { Account, signIn, signUp } from '../../src/domains/accounts/index.ts';
 import { type OAuthAdapter, oauthAdapterClass } from '../../src/domains/oauth/index.ts';
 import type { AppServices } from '../services.ts';
 

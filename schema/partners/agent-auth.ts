@@ -1,4 +1,4 @@
-import { agentLogin } from '../../src/domains/accounts/agent-login.ts';
+import { agentLogin } from '../../src/domains/accounts/index.ts';
 import {
   type ClaimedToken,
   claimCode,

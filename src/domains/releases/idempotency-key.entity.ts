@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 
 /** An `Idempotency-Key` seen on a submission: the same key with the same body replays its release. */
 export const IdempotencyKey = defineEntity({

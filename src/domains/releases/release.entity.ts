@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 
 export const RELEASE_STATUSES = ['draft', 'submitted'] as const;
 

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
 import { CreditTransaction } from '../credits/credit-transaction.entity.ts';
 import { InsufficientCreditsError, moveCredits } from '../credits/post-ledger-entry.ts';

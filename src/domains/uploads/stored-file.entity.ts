@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 
 export const FILE_STORES = ['cover-art', 'audio'] as const;
 export type FileStore = (typeof FILE_STORES)[number];

@@ -1,0 +1,18 @@
+export { AccessToken, TOKEN_KINDS } from './access-token.entity.ts';
+export { Account } from './account.entity.ts';
+export { agentLogin } from './agent-login.ts';
+export { createAccount, normaliseEmail } from './create-account.ts';
+export { findAccountByEmail, getAccount } from './get-account.ts';
+export { type BearerToken, issueBearerToken, issueToken } from './issue-token.ts';
+export { listTokens, revokeToken, revokeTokenById, TOKEN_STATUSES, tokenStatus } from './manage-tokens.ts';
+export type { Principal } from './principal.ts';
+export { type Profile, readProfile } from './read-profile.ts';
+export { DEFAULT_SCOPES, isScope, PAT_ONLY_SCOPES, SCOPES, type Scope } from './scopes.ts';
+export { signIn } from './sign-in.ts';
+export { SignInEvent } from './sign-in-event.entity.ts';
+export { pruneSignInEvents } from './sign-in-events.ts';
+export { signUp } from './sign-up.ts';
+export { parseTokenExpiry, TOKEN_EXPIRIES, type TokenExpiry } from './token-expiry.ts';
+export { VERIFIED_TOKENS_CACHE, VerifiedTokens } from './verified-tokens.ts';
+export { WebSession } from './web-session.entity.ts';
+export { endWebSession, findWebSession, startWebSession, WEB_SESSION_TTL_MS } from './web-sessions.ts';
