@@ -10,10 +10,13 @@ import { OutboxMail } from './domains/mail/index.ts';
 import { OAuthModel } from './domains/oauth/index.ts';
 import { Partner } from './domains/partners/index.ts';
 import { paymentEntities } from './domains/payments/entities.ts';
-import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
-import { Release } from './domains/releases/release.entity.ts';
-import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
-import { ReleaseArtist, ReleaseTrack } from './domains/releases/release-track.entity.ts';
+import {
+  IdempotencyKey,
+  Release,
+  ReleaseArtist,
+  ReleaseSnapshot,
+  ReleaseTrack,
+} from './domains/releases/index.ts';
 import { StoreConnection } from './domains/store-connections/index.ts';
 import { StoredFile, UploadChunk, UploadSession } from './domains/uploads/index.ts';
 import { EmailChallenge } from './domains/verified-email/index.ts';

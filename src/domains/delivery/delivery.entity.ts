@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Release } from '../releases/release.entity.ts';
+import { Release } from '../releases/index.ts';
 
 export const DELIVERY_STATUSES = [
   'queued',

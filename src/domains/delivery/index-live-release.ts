@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { fingerprintAudio, indexRecording, RegistryRecording } from '../audio/index.ts';
-import { Release } from '../releases/release.entity.ts';
+import { Release } from '../releases/index.ts';
 import { findOwnedFile } from '../uploads/index.ts';
 import { Delivery } from './delivery.entity.ts';
 import { tracksOf } from './release-content.ts';

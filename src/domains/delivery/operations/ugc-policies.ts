@@ -7,8 +7,8 @@ import {
   UGC_STORE_IDS,
   type UgcPolicyCode,
 } from '../../catalog/index.ts';
-import { findOwnedRelease } from '../../releases/find-release.ts';
-import type { Release } from '../../releases/release.entity.ts';
+import type { Release } from '../../releases/index.ts';
+import { findOwnedRelease } from '../../releases/index.ts';
 import { resolveUgcPolicy } from '../eligibility.ts';
 
 export interface UgcPolicyView {
