@@ -4,15 +4,15 @@ import type { AiDetector } from '../src/domains/audio/index.ts';
 import { createHttpAiDetector, createLocalAiDetector } from '../src/domains/audio/index.ts';
 import type { ImageGenerator } from '../src/domains/cover-art/index.ts';
 import { imageGeneratorFor } from '../src/domains/cover-art/index.ts';
-import { createSandboxAdapter } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
-import { createSftpAdapter } from '../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
-import type { Clock } from '../src/domains/delivery/clock.ts';
-import { systemClock } from '../src/domains/delivery/clock.ts';
-import { createDeliveryDistributor } from '../src/domains/delivery/delivery-distributor.ts';
-import type { Distributor } from '../src/domains/delivery/distributor.ts';
-import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
-import type { StoreAdapter } from '../src/domains/delivery/store-adapter.ts';
-import { type StoreAdapters, storeAdapters } from '../src/domains/delivery/store-adapters.ts';
+import { createSandboxAdapter, createSftpAdapter } from '../src/domains/delivery/adapters/index.ts';
+import type { Clock, Distributor, StoreAdapter } from '../src/domains/delivery/index.ts';
+import {
+  createDeliveryDistributor,
+  ReleaseStatusCache,
+  type StoreAdapters,
+  storeAdapters,
+  systemClock,
+} from '../src/domains/delivery/index.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/index.ts';
 import { type AuthorizationCodes, NO_AUTHORIZATION_CODES } from '../src/domains/partners/index.ts';
 import type { PaymentsPort } from '../src/domains/payments/port.ts';

@@ -1,5 +1,4 @@
-import { type ReleaseJobView, readReleaseJob } from '../../src/domains/delivery/read-job.ts';
-import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
+import { type ReleaseJobView, readReleaseJob, storeStatuses } from '../../src/domains/delivery/index.ts';
 import { findOwnedRelease } from '../../src/domains/releases/index.ts';
 import { notFound } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';

@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import type { Clock } from '../domains/delivery/clock.ts';
-import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
+import type { Clock, StoreAdapters } from '../domains/delivery/index.ts';
 import type { Mailer } from '../domains/mail/index.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
 import { startDeliveryWorker, startDispatcher } from '../domains/webhooks/index.ts';

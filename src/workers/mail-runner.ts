@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import type { Clock } from '../domains/delivery/clock.ts';
+import type { Clock } from '../domains/delivery/index.ts';
 import type { Mailer } from '../domains/mail/index.ts';
 import {
   CHALLENGE_QUEUE,

@@ -16,7 +16,7 @@ import {
   SCOPES,
   type Scope,
 } from '../accounts/index.ts';
-import type { Clock } from '../delivery/clock.ts';
+import type { Clock } from '../delivery/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { codeMail } from './code-mail.ts';
 import { EmailChallenge } from './email-challenge.entity.ts';
