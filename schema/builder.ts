@@ -4,7 +4,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SubGraphPlugin from '@pothos/plugin-sub-graph';
 import ZodPlugin from '@pothos/plugin-zod';
-import type { Scope } from '../src/domains/accounts/scopes.ts';
+import type { Scope } from '../src/domains/accounts/index.ts';
 import { AppError, forbidden, unauthenticated } from '../src/platform/errors.ts';
 import type { Context } from './context.ts';
 

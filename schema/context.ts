@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../src/domains/accounts/principal.ts';
+import type { Principal } from '../src/domains/accounts/index.ts';
 
 export type { Principal };
 
-import { mcpResourceUrl } from '../src/domains/oauth/resource.ts';
-import { authenticateUploadToken } from '../src/domains/uploads/sessions/authenticate-upload-token.ts';
+import { mcpResourceUrl } from '../src/domains/oauth/index.ts';
+import { authenticateUploadToken } from '../src/domains/uploads/index.ts';
 import { unauthenticated } from '../src/platform/errors.ts';
 import type { AppServices } from './services.ts';
 

@@ -10,7 +10,7 @@ import {
   validate,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
-import type { Principal } from '../src/domains/accounts/principal.ts';
+import type { Principal } from '../src/domains/accounts/index.ts';
 import { type Channel, type ClientInfo, createContext } from './context.ts';
 import { normaliseError } from './errors.ts';
 import { type EnumTranslation, enumTranslation, toDomainValues, toEnumNames } from './facade-values.ts';

@@ -1,24 +1,20 @@
-import type { Profile } from '../src/domains/accounts/read-profile.ts';
-import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/verified-tokens.ts';
-import { createHttpAiDetector } from '../src/domains/audio/detection/http-detector.ts';
-import { createLocalAiDetector } from '../src/domains/audio/detection/local-detector.ts';
-import type { AiDetector } from '../src/domains/audio/detection/port.ts';
-import { imageGeneratorFor } from '../src/domains/cover-art/generators.ts';
-import type { ImageGenerator } from '../src/domains/cover-art/image-generator.ts';
-import { createSandboxAdapter } from '../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
-import { createSftpAdapter } from '../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
-import type { Clock } from '../src/domains/delivery/clock.ts';
-import { systemClock } from '../src/domains/delivery/clock.ts';
-import { createDeliveryDistributor } from '../src/domains/delivery/delivery-distributor.ts';
-import type { Distributor } from '../src/domains/delivery/distributor.ts';
-import { ReleaseStatusCache } from '../src/domains/delivery/status-cache.ts';
-import type { StoreAdapter } from '../src/domains/delivery/store-adapter.ts';
-import { type StoreAdapters, storeAdapters } from '../src/domains/delivery/store-adapters.ts';
-import { type Mailer, mailerFor } from '../src/domains/mail/mailer.ts';
+import type { Profile } from '../src/domains/accounts/index.ts';
+import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/index.ts';
+import type { AiDetector } from '../src/domains/audio/index.ts';
+import { createHttpAiDetector, createLocalAiDetector } from '../src/domains/audio/index.ts';
+import type { ImageGenerator } from '../src/domains/cover-art/index.ts';
+import { imageGeneratorFor } from '../src/domains/cover-art/index.ts';
+import { createSandboxAdapter, createSftpAdapter } from '../src/domains/delivery/adapters/index.ts';
+import type { Clock, Distributor, StoreAdapter } from '../src/domains/delivery/index.ts';
 import {
-  type AuthorizationCodes,
-  NO_AUTHORIZATION_CODES,
-} from '../src/domains/partners/authorization-codes.ts';
+  createDeliveryDistributor,
+  ReleaseStatusCache,
+  type StoreAdapters,
+  storeAdapters,
+  systemClock,
+} from '../src/domains/delivery/index.ts';
+import { type Mailer, mailerFor } from '../src/domains/mail/index.ts';
+import { type AuthorizationCodes, NO_AUTHORIZATION_CODES } from '../src/domains/partners/index.ts';
 import type { PaymentsPort } from '../src/domains/payments/port.ts';
 import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
 import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';

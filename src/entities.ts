@@ -1,30 +1,24 @@
-import { AccessToken } from './domains/accounts/access-token.entity.ts';
-import { Account } from './domains/accounts/account.entity.ts';
-import { SignInEvent } from './domains/accounts/sign-in-event.entity.ts';
-import { WebSession } from './domains/accounts/web-session.entity.ts';
+import { AccessToken, Account, SignInEvent, WebSession } from './domains/accounts/index.ts';
 import { analyticsEntities } from './domains/analytics/entities.ts';
-import { AudioAnalysis } from './domains/audio/audio-analysis.entity.ts';
-import { RegistryRecording } from './domains/audio/registry/registry-recording.entity.ts';
-import { RegistryVersion } from './domains/audio/registry/registry-version.entity.ts';
+import { AudioAnalysis, RegistryRecording, RegistryVersion } from './domains/audio/index.ts';
 import { CreditTransaction } from './domains/credits/credit-transaction.entity.ts';
-import { SandboxControl } from './domains/delivery/adapters/sandbox/sandbox-control.entity.ts';
-import { SftpPackage } from './domains/delivery/adapters/sftp/sftp-package.entity.ts';
-import { deliveryEntities } from './domains/delivery/entities.ts';
-import { OutboxMail } from './domains/mail/outbox-mail.entity.ts';
-import { OAuthModel } from './domains/oauth/oauth-model.entity.ts';
-import { Partner } from './domains/partners/partner.entity.ts';
+import { SandboxControl, SftpPackage } from './domains/delivery/adapters/index.ts';
+import { deliveryEntities } from './domains/delivery/index.ts';
+import { OutboxMail } from './domains/mail/index.ts';
+import { OAuthModel } from './domains/oauth/index.ts';
+import { Partner } from './domains/partners/index.ts';
 import { AutoReloadSetting } from './domains/payments/auto-reload-setting.entity.ts';
 import { paymentEntities } from './domains/payments/entities.ts';
-import { IdempotencyKey } from './domains/releases/idempotency-key.entity.ts';
-import { Release } from './domains/releases/release.entity.ts';
-import { ReleaseArtist } from './domains/releases/release-artist.entity.ts';
-import { ReleaseSnapshot } from './domains/releases/release-snapshot.entity.ts';
-import { ReleaseTrack } from './domains/releases/release-track.entity.ts';
-import { StoreConnection } from './domains/store-connections/store-connection.entity.ts';
-import { StoredFile } from './domains/uploads/stored-file.entity.ts';
-import { UploadChunk } from './domains/uploads/upload-chunk.entity.ts';
-import { UploadSession } from './domains/uploads/upload-session.entity.ts';
-import { EmailChallenge } from './domains/verified-email/email-challenge.entity.ts';
+import {
+  IdempotencyKey,
+  Release,
+  ReleaseArtist,
+  ReleaseSnapshot,
+  ReleaseTrack,
+} from './domains/releases/index.ts';
+import { StoreConnection } from './domains/store-connections/index.ts';
+import { StoredFile, UploadChunk, UploadSession } from './domains/uploads/index.ts';
+import { EmailChallenge } from './domains/verified-email/index.ts';
 import { webhookEntities } from './domains/webhooks/entities.ts';
 import { OutboxEvent } from './platform/events/outbox-event.entity.ts';
 import { RateLimitBucket } from './platform/rate-limit/rate-limit-bucket.entity.ts';

@@ -1,7 +1,7 @@
 import { ingestQueue } from './domains/analytics/schedule.ts';
 import { autoReloadQueue } from './domains/credits/auto-reload-trigger.ts';
-import { advanceQueue, workQueue } from './domains/delivery/schedule.ts';
-import { challengeQueue } from './domains/verified-email/challenges.ts';
+import { advanceQueue, workQueue } from './domains/delivery/index.ts';
+import { challengeQueue } from './domains/verified-email/index.ts';
 import type { QueueDefinition } from './platform/jobs/index.ts';
 
 /** Every job queue the app sends to; a domain adds its queues here (created with the database). */

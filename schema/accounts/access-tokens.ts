@@ -1,13 +1,16 @@
-import { type AccessToken, TOKEN_KINDS } from '../../src/domains/accounts/access-token.entity.ts';
-import { issueToken } from '../../src/domains/accounts/issue-token.ts';
 import {
+  type AccessToken,
+  issueToken,
   listTokens,
   revokeToken,
+  SCOPES,
+  type Scope,
+  TOKEN_EXPIRIES,
+  TOKEN_KINDS,
   TOKEN_STATUSES,
+  type TokenExpiry,
   tokenStatus,
-} from '../../src/domains/accounts/manage-tokens.ts';
-import { SCOPES, type Scope } from '../../src/domains/accounts/scopes.ts';
-import { TOKEN_EXPIRIES, type TokenExpiry } from '../../src/domains/accounts/token-expiry.ts';
+} from '../../src/domains/accounts/index.ts';
 import { forbidden } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';

@@ -1,4 +1,4 @@
-import { type Profile, readProfile } from '../../src/domains/accounts/read-profile.ts';
+import { type Profile, readProfile } from '../../src/domains/accounts/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 

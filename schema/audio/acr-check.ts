@@ -1,5 +1,5 @@
-import { type AcrMatch, type AcrResult, acrCheck } from '../../src/domains/audio/acr-check.ts';
-import type { DspLink } from '../../src/domains/audio/registry/registry-recording.entity.ts';
+import type { DspLink } from '../../src/domains/audio/index.ts';
+import { type AcrMatch, type AcrResult, acrCheck } from '../../src/domains/audio/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { AnalysisStatusEnum } from './ai-detection.ts';

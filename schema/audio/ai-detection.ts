@@ -1,5 +1,5 @@
-import { type AiDetectionResult, ANALYSIS_STATUSES } from '../../src/domains/audio/detect-ai.ts';
-import { detectAudioAi } from '../../src/domains/releases/detect-track-ai.ts';
+import { type AiDetectionResult, ANALYSIS_STATUSES } from '../../src/domains/audio/index.ts';
+import { detectAudioAi } from '../../src/domains/releases/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

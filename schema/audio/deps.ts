@@ -1,4 +1,4 @@
-import type { AudioDeps } from '../../src/domains/audio/audio-deps.ts';
+import type { AudioDeps } from '../../src/domains/audio/index.ts';
 import type { Context } from '../context.ts';
 
 /** The audio analysers' services, without the EntityManager (the caller's own is used). */

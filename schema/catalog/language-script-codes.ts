@@ -1,7 +1,4 @@
-import {
-  LANGUAGE_SCRIPT_CODES,
-  type LanguageScriptCode,
-} from '../../src/domains/catalog/language-script-codes.ts';
+import { LANGUAGE_SCRIPT_CODES, type LanguageScriptCode } from '../../src/domains/catalog/index.ts';
 import { builder, MCP } from '../builder.ts';
 
 const LanguageScriptCodeRef = builder.objectRef<LanguageScriptCode>('LanguageScriptCode').implement({

@@ -1,10 +1,12 @@
-import { AGENT_GUIDE_MARKDOWN } from '../../src/domains/catalog/agent-guide.ts';
+import { AGENT_GUIDE_MARKDOWN } from '../../src/domains/catalog/index.ts';
 import {
   metadataRulesVersion,
+  RULE_TOPICS,
+  RULES,
+  type RuleDescriptor,
   renderHitlistMarkdown,
   renderMetadataRulesMarkdown,
-} from '../../src/domains/releases/rules/render-rules.ts';
-import { RULE_TOPICS, RULES, type RuleDescriptor } from '../../src/domains/releases/rules/rule-catalog.ts';
+} from '../../src/domains/releases/index.ts';
 import { builder, PUBLIC } from '../builder.ts';
 import { enumFromList } from '../enums.ts';
 import { RuleSeverityEnum } from '../releases/enums.ts';

@@ -7,7 +7,7 @@ import {
   UGC_POLICY_CODES,
   type UgcPolicyCatalogEntry,
   type UgcPolicyCode,
-} from '../../src/domains/catalog/stores.ts';
+} from '../../src/domains/catalog/index.ts';
 import { builder, PUBLIC } from '../builder.ts';
 import { enumFromList } from '../enums.ts';
 

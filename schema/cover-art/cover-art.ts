@@ -1,14 +1,12 @@
 import {
   CAMEL_FIELDS,
-  type CoverArtResult,
-  generateCoverArt,
-  SNAKE_FIELDS,
-} from '../../src/domains/cover-art/generate-cover-art.ts';
-import {
   COVER_ART_FILE_NAME_MAX,
   COVER_ART_PROMPT,
   COVER_ART_RATE,
-} from '../../src/domains/cover-art/limits.ts';
+  type CoverArtResult,
+  generateCoverArt,
+  SNAKE_FIELDS,
+} from '../../src/domains/cover-art/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { uploadDeps } from '../uploads/deps.ts';

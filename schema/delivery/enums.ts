@@ -1,4 +1,4 @@
-import { JOB_STATES, JOB_STEP_STATUSES } from '../../src/domains/delivery/release-job.entity.ts';
+import { JOB_STATES, JOB_STEP_STATUSES } from '../../src/domains/delivery/index.ts';
 import { enumFromList } from '../enums.ts';
 
 export const JobStateEnum = enumFromList('JobState', JOB_STATES, {

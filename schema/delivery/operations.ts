@@ -1,9 +1,10 @@
-import { SKIP_REASONS, type SkipReason } from '../../src/domains/delivery/distributor.ts';
 import {
   type DistributeResult,
   distributeToStores,
   getUgcPolicies,
+  SKIP_REASONS,
   type SkippedStoreView,
+  type SkipReason,
   setTargetStores,
   setUgcPolicies,
   type TakedownStoresResult,
@@ -11,7 +12,7 @@ import {
   takedownStores,
   type UgcPoliciesResult,
   type UgcPolicyView,
-} from '../../src/domains/delivery/operations/index.ts';
+} from '../../src/domains/delivery/index.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { UgcPolicyCodeRef, UgcPolicyEnum } from '../catalog/stores.ts';
 import { type Context, requirePrincipal } from '../context.ts';

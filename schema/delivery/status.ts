@@ -1,6 +1,5 @@
-import { type ReleaseJobView, readReleaseJob } from '../../src/domains/delivery/read-job.ts';
-import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
-import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
+import { type ReleaseJobView, readReleaseJob, storeStatuses } from '../../src/domains/delivery/index.ts';
+import { findOwnedRelease } from '../../src/domains/releases/index.ts';
 import { notFound } from '../../src/platform/errors.ts';
 import { builder, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';

@@ -6,8 +6,8 @@ import {
   type StatusChangedPayload,
   type StoresAddedPayload,
   type TakedownCompletedPayload,
-} from '../../src/domains/delivery/events.ts';
-import { findOwnedRelease } from '../../src/domains/releases/find-release.ts';
+} from '../../src/domains/delivery/index.ts';
+import { findOwnedRelease } from '../../src/domains/releases/index.ts';
 import { invalidRequest } from '../../src/platform/errors.ts';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
 import { EventStream } from '../../src/platform/events/subscribe.ts';

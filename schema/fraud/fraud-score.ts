@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { consumeFraudAllowance } from '../../src/domains/fraud/allowance.ts';
-import { FLAG_CATEGORIES, FLAG_SEVERITIES } from '../../src/domains/fraud/rules.ts';
 import {
+  consumeFraudAllowance,
+  FLAG_CATEGORIES,
+  FLAG_SEVERITIES,
   type FraudFlag,
   type FraudScore,
   SCORE_SEVERITIES,
   scoreEmail,
-} from '../../src/domains/fraud/score.ts';
+} from '../../src/domains/fraud/index.ts';
 import { builder, FRAUD } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

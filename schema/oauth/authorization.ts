@@ -3,15 +3,12 @@
  * domains: its storage, its keys, and password sign-in and sign-up. These are not GraphQL operations:
  * they run before there is a bearer token to run one with.
  */
-import { Account } from '../../src/domains/accounts/account.entity.ts';
-import { signIn } from '../../src/domains/accounts/sign-in.ts';
-import { signUp } from '../../src/domains/accounts/sign-up.ts';
-import { type OAuthAdapter, oauthAdapterClass } from '../../src/domains/oauth/model-store.ts';
+import { Account, signIn, signUp } from '../../src/domains/accounts/index.ts';
+import { type OAuthAdapter, oauthAdapterClass } from '../../src/domains/oauth/index.ts';
 import type { AppServices } from '../services.ts';
 
-export { loadOAuthKeys, type OAuthKeys } from '../../src/domains/oauth/keys.ts';
-export { mcpResourceUrl, OAUTH_SCOPE } from '../../src/domains/oauth/resource.ts';
-export type { AuthorizationCodes } from '../../src/domains/partners/authorization-codes.ts';
+export { loadOAuthKeys, mcpResourceUrl, OAUTH_SCOPE, type OAuthKeys } from '../../src/domains/oauth/index.ts';
+export type { AuthorizationCodes } from '../../src/domains/partners/index.ts';
 
 /** oidc-provider's adapter over PostgreSQL; revoked access tokens leave every instance's cache. */
 export function oauthStorage(app: AppServices, sealKey: Uint8Array): new (kind: string) => OAuthAdapter {

@@ -1,8 +1,4 @@
-import {
-  type ConnectedApp,
-  disconnectApp,
-  listConnectedApps,
-} from '../../src/domains/oauth/connected-apps.ts';
+import { type ConnectedApp, disconnectApp, listConnectedApps } from '../../src/domains/oauth/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 

@@ -1,10 +1,10 @@
-import { agentLogin } from '../../src/domains/accounts/agent-login.ts';
+import { agentLogin } from '../../src/domains/accounts/index.ts';
 import {
   type ClaimedToken,
   claimCode,
   codeKey,
   requestChallenge,
-} from '../../src/domains/verified-email/challenges.ts';
+} from '../../src/domains/verified-email/index.ts';
 import { builder, PUBLIC } from '../builder.ts';
 
 const IssuedAccessTokenRef = builder.objectRef<ClaimedToken>('IssuedAccessToken').implement({

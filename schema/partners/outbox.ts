@@ -2,7 +2,7 @@
  * The embedded outbox for the development page (/dev/outbox): not a GraphQL operation, a local
  * development aid that exists only outside production and without SMTP_URL.
  */
-import { listOutbox } from '../../src/domains/mail/mailer.ts';
+import { listOutbox } from '../../src/domains/mail/index.ts';
 import type { AppServices } from '../services.ts';
 
 export interface OutboxEntry {

@@ -2,7 +2,7 @@ import {
   authorizePartnerAccount,
   createPartnerAccount,
   type PartnerCode,
-} from '../../src/domains/partners/provision.ts';
+} from '../../src/domains/partners/index.ts';
 import { builder, PUBLIC } from '../builder.ts';
 import type { Context } from '../context.ts';
 

@@ -1,4 +1,4 @@
-import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
+import { attributedProvenance } from '../../src/domains/partners/index.ts';
 import { CHECKOUT_UI_MODES } from '../../src/domains/payments/checkout-session.entity.ts';
 import { type CheckoutView, createCheckout } from '../../src/domains/payments/create-checkout.ts';
 import { builder, MCP } from '../builder.ts';

@@ -1,10 +1,10 @@
-import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
 import {
   DRAFT_MODES,
   type DraftInput,
   type DraftResult,
+  PAYLOAD_LIMITS,
   saveDraft,
-} from '../../src/domains/releases/save-draft.ts';
+} from '../../src/domains/releases/index.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

@@ -1,5 +1,4 @@
-import { AGGREGATE_STATUSES, RELEASE_STATUSES } from '../../src/domains/releases/release.entity.ts';
-import { RULE_SEVERITIES } from '../../src/domains/releases/rules/rule-catalog.ts';
+import { AGGREGATE_STATUSES, RELEASE_STATUSES, RULE_SEVERITIES } from '../../src/domains/releases/index.ts';
 import { enumFromList } from '../enums.ts';
 
 export const ReleaseStatusEnum = enumFromList('ReleaseStatus', RELEASE_STATUSES, {

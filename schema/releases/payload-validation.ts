@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  type PayloadPart,
-  payloadLimitsText,
-  payloadProblems,
-} from '../../src/domains/releases/payload-limits.ts';
+import { type PayloadPart, payloadLimitsText, payloadProblems } from '../../src/domains/releases/index.ts';
 import type { WireShape } from '../wire-shape.ts';
 
 /** `tracks[0].title` → `[0, 'title']` below the argument itself (the plugin puts the argument first). */

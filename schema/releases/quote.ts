@@ -1,6 +1,11 @@
-import { CHARGE_REASONS, type TrackCharge } from '../../src/domains/releases/billing.ts';
-import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
-import { type Quote, type QuoteInput, quoteRelease } from '../../src/domains/releases/quote-release.ts';
+import {
+  CHARGE_REASONS,
+  PAYLOAD_LIMITS,
+  type Quote,
+  type QuoteInput,
+  quoteRelease,
+  type TrackCharge,
+} from '../../src/domains/releases/index.ts';
 import { audioServices } from '../audio/deps.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';

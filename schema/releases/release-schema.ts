@@ -1,4 +1,4 @@
-import { releaseSchema } from '../../src/domains/releases/release-schema.ts';
+import { releaseSchema } from '../../src/domains/releases/index.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { ReleaseShape, TrackShape } from './release-shape.ts';
 

@@ -1,5 +1,4 @@
-import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
-import { TRACK_TYPES } from '../../src/domains/releases/rules/engine/rules-credits.ts';
+import { PAYLOAD_LIMITS, TRACK_TYPES } from '../../src/domains/releases/index.ts';
 import { enumFromList } from '../enums.ts';
 import { type WireField, wireShape } from '../wire-shape.ts';
 

@@ -1,15 +1,13 @@
-import type { ArtistProfile } from '../../src/domains/releases/artist-profiles.ts';
-import { pageOfReleases } from '../../src/domains/releases/page-releases.ts';
+import type { ArtistProfile, Release, TRACK_TYPES } from '../../src/domains/releases/index.ts';
 import {
   getReleaseMetadata,
   listReleases,
   mergedMetadata,
-} from '../../src/domains/releases/read-releases.ts';
-import type { Release } from '../../src/domains/releases/release.entity.ts';
-import { ReleaseArtist } from '../../src/domains/releases/release-artist.entity.ts';
-import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
-import type { TRACK_TYPES } from '../../src/domains/releases/rules/engine/rules-credits.ts';
-import { findOwnedFiles } from '../../src/domains/uploads/find-file.ts';
+  pageOfReleases,
+  ReleaseArtist,
+  ReleaseTrack,
+} from '../../src/domains/releases/index.ts';
+import { findOwnedFiles } from '../../src/domains/uploads/index.ts';
 
 interface CoverKey {
   accountId: string;

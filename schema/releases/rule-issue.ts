@@ -1,4 +1,4 @@
-import type { RuleIssue } from '../../src/domains/releases/rules/engine/types.ts';
+import type { RuleIssue } from '../../src/domains/releases/index.ts';
 import { builder } from '../builder.ts';
 import { RuleSeverityEnum } from './enums.ts';
 

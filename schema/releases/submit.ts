@@ -1,11 +1,11 @@
-import { attributedProvenance } from '../../src/domains/partners/provenance.ts';
-import { consumeAgentSubmitAllowance } from '../../src/domains/releases/agent-submit-allowance.ts';
-import { PAYLOAD_LIMITS } from '../../src/domains/releases/payload-limits.ts';
+import { attributedProvenance } from '../../src/domains/partners/index.ts';
 import {
+  consumeAgentSubmitAllowance,
+  PAYLOAD_LIMITS,
   type SubmitInput,
   type SubmitResult,
   submitRelease,
-} from '../../src/domains/releases/submit-release.ts';
+} from '../../src/domains/releases/index.ts';
 import { audioServices } from '../audio/deps.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';

@@ -1,4 +1,4 @@
-import type { UploadDeps } from '../../src/domains/uploads/deps.ts';
+import type { UploadDeps } from '../../src/domains/uploads/index.ts';
 import type { Context } from '../context.ts';
 
 export function uploadDeps(context: Context): UploadDeps {

@@ -1,12 +1,12 @@
-import { signedDownload } from '../../src/domains/uploads/download-url.ts';
-import { findOwnedFile } from '../../src/domains/uploads/find-file.ts';
-import type { MediaWarning, StoredFile } from '../../src/domains/uploads/stored-file.entity.ts';
+import type { MediaWarning, StoredFile } from '../../src/domains/uploads/index.ts';
 import {
   FILE_ORIGINS,
   FILE_STORES,
+  findOwnedFile,
   StoredFile as StoredFileEntity,
-} from '../../src/domains/uploads/stored-file.entity.ts';
-import { UPLOAD_TYPES } from '../../src/domains/uploads/upload-session.entity.ts';
+  signedDownload,
+  UPLOAD_TYPES,
+} from '../../src/domains/uploads/index.ts';
 import { fileUrlFor } from '../../src/platform/storage/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';

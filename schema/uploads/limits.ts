@@ -4,4 +4,4 @@ export {
   MAX_CHUNK_BYTES,
   MULTIPART_MAX_BYTES,
   RECOMMENDED_CHUNK_BYTES,
-} from '../../src/domains/uploads/limits.ts';
+} from '../../src/domains/uploads/index.ts';

@@ -1,7 +1,5 @@
-import { importFromUrl } from '../../src/domains/uploads/import-from-url.ts';
-import { storeIncoming } from '../../src/domains/uploads/store-incoming.ts';
-import { uploadBase64 } from '../../src/domains/uploads/upload-base64.ts';
-import type { UploadType } from '../../src/domains/uploads/upload-session.entity.ts';
+import type { UploadType } from '../../src/domains/uploads/index.ts';
+import { importFromUrl, storeIncoming, uploadBase64 } from '../../src/domains/uploads/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { uuidValidation } from '../id-validation.ts';

@@ -1,17 +1,15 @@
-import { UPLOAD_HEADER_NAME } from '../../src/domains/uploads/limits.ts';
-import { completeSession } from '../../src/domains/uploads/sessions/complete-session.ts';
+import type { UploadType } from '../../src/domains/uploads/index.ts';
 import {
   type CreatedSession,
+  completeSession,
   createUploadSession,
-} from '../../src/domains/uploads/sessions/create-session.ts';
-import {
+  findSession,
+  recordChunk,
+  SESSION_STATUSES,
   type SessionProgress,
   sessionProgress,
-} from '../../src/domains/uploads/sessions/describe-session.ts';
-import { findSession } from '../../src/domains/uploads/sessions/find-session.ts';
-import { recordChunk } from '../../src/domains/uploads/sessions/record-chunk.ts';
-import type { UploadType } from '../../src/domains/uploads/upload-session.entity.ts';
-import { SESSION_STATUSES } from '../../src/domains/uploads/upload-session.entity.ts';
+  UPLOAD_HEADER_NAME,
+} from '../../src/domains/uploads/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

@@ -3,11 +3,11 @@
  * session (not a bearer token) becomes a Principal with the account's full scopes, so a person can
  * create a `svc:fraud` token there.
  */
-import { endWebSession, findWebSession, startWebSession } from '../../src/domains/accounts/web-sessions.ts';
+import { endWebSession, findWebSession, startWebSession } from '../../src/domains/accounts/index.ts';
 import type { Principal } from '../context.ts';
 import type { AppServices } from '../services.ts';
 
-export { WEB_SESSION_TTL_MS } from '../../src/domains/accounts/web-sessions.ts';
+export { WEB_SESSION_TTL_MS } from '../../src/domains/accounts/index.ts';
 
 export async function signInToSettings(app: AppServices, accountId: string) {
   return startWebSession(app.orm.em.fork(), accountId);

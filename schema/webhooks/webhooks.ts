@@ -1,4 +1,4 @@
-import { RELEASE_EVENT_TYPES, type ReleaseEventType } from '../../src/domains/delivery/events.ts';
+import { RELEASE_EVENT_TYPES, type ReleaseEventType } from '../../src/domains/delivery/index.ts';
 import {
   createEndpoint,
   deleteEndpoint,

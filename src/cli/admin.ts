@@ -8,22 +8,23 @@ import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pino } from 'pino';
 import { connectDatabase } from '../app-database.ts';
-import { createAccount } from '../domains/accounts/create-account.ts';
-import { findAccountByEmail, getAccount } from '../domains/accounts/get-account.ts';
-import { issueToken } from '../domains/accounts/issue-token.ts';
-import { revokeTokenById } from '../domains/accounts/manage-tokens.ts';
-import { DEFAULT_SCOPES, isScope, type Scope } from '../domains/accounts/scopes.ts';
-import { parseTokenExpiry, type TokenExpiry } from '../domains/accounts/token-expiry.ts';
-import { VERIFIED_TOKENS_CACHE } from '../domains/accounts/verified-tokens.ts';
-import { importCatalogue } from '../domains/audio/registry/import-catalogue.ts';
-import { grantCredits } from '../domains/credits/grant-credits.ts';
-import { listOutbox } from '../domains/mail/mailer.ts';
 import {
-  createPartner,
-  disablePartner,
-  listPartners,
-  partnerView,
-} from '../domains/partners/manage-partners.ts';
+  createAccount,
+  DEFAULT_SCOPES,
+  findAccountByEmail,
+  getAccount,
+  isScope,
+  issueToken,
+  parseTokenExpiry,
+  revokeTokenById,
+  type Scope,
+  type TokenExpiry,
+  VERIFIED_TOKENS_CACHE,
+} from '../domains/accounts/index.ts';
+import { importCatalogue } from '../domains/audio/index.ts';
+import { grantCredits } from '../domains/credits/grant-credits.ts';
+import { listOutbox } from '../domains/mail/index.ts';
+import { createPartner, disablePartner, listPartners, partnerView } from '../domains/partners/index.ts';
 import {
   type Credential,
   connectionView,

@@ -3,7 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import { dayOf } from '../domains/analytics/days.ts';
 import { ingestMissedDays } from '../domains/analytics/ingest.ts';
 import { INGEST_QUEUE, nextRunAt } from '../domains/analytics/schedule.ts';
-import { type Clock, systemClock } from '../domains/delivery/clock.ts';
+import { type Clock, systemClock } from '../domains/delivery/index.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /**

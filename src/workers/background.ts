@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import type { Clock } from '../domains/delivery/clock.ts';
-import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
-import type { Mailer } from '../domains/mail/mailer.ts';
+import type { Clock, StoreAdapters } from '../domains/delivery/index.ts';
+import type { Mailer } from '../domains/mail/index.ts';
 import type { PaymentsPort } from '../domains/payments/port.ts';
 import { startWebhookDispatcher, startWebhookSender } from '../domains/webhooks/index.ts';
 import type { AppConfig } from '../platform/config.ts';

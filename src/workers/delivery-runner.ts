@@ -1,16 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobResult, PgBoss } from 'pg-boss';
-import { advanceRelease } from '../domains/delivery/advance-release.ts';
-import { type Clock, systemClock } from '../domains/delivery/clock.ts';
-import { resumeDeliveries } from '../domains/delivery/resume.ts';
+import type { StoreAdapters } from '../domains/delivery/index.ts';
 import {
   ADVANCE_QUEUE,
   type AdvanceJobData,
+  advanceRelease,
+  type Clock,
+  resumeDeliveries,
+  runStoreWork,
   type StoreWorkData,
+  systemClock,
   WORK_QUEUE,
-} from '../domains/delivery/schedule.ts';
-import type { StoreAdapters } from '../domains/delivery/store-adapters.ts';
-import { runStoreWork } from '../domains/delivery/store-work.ts';
+} from '../domains/delivery/index.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 

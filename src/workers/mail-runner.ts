@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import type { Clock } from '../domains/delivery/clock.ts';
-import type { Mailer } from '../domains/mail/mailer.ts';
+import type { Clock } from '../domains/delivery/index.ts';
+import type { Mailer } from '../domains/mail/index.ts';
 import {
   CHALLENGE_QUEUE,
   type ChallengeJob,
   codeKey,
   issueChallenge,
-} from '../domains/verified-email/challenges.ts';
+} from '../domains/verified-email/index.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /** Works the verified-email challenges: one code per job, mailed when the address has an account. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sweepOAuth } from '../domains/oauth/sweep.ts';
-import { sweepEmailChallenges } from '../domains/verified-email/challenges.ts';
+import { sweepOAuth } from '../domains/oauth/index.ts';
+import { sweepEmailChallenges } from '../domains/verified-email/index.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 

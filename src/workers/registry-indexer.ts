@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { indexLiveRelease, unindexedLiveReleases } from '../domains/delivery/index-live-release.ts';
+import { indexLiveRelease, unindexedLiveReleases } from '../domains/delivery/index.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sweepUploads } from '../domains/uploads/sessions/sweep-sessions.ts';
+import { sweepUploads } from '../domains/uploads/index.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Scratch } from '../platform/scratch.ts';

@@ -22,14 +22,15 @@ const violationsOf = (result: ICruiseResult) =>
 
 /**
  * A small tree with one violation of each rule, and beside them imports the rules allow (a domain on
- * the platform, schema on a domain, a facade on the platform, an adapter on the delivery core).
+ * the platform, schema and a worker on a domain's front door, a domain on another's front door, the
+ * composition on the delivery adapters' door, a facade on the platform, an adapter on the delivery core,
+ * a test inside a domain).
  */
 const FIXTURE: Record<string, string> = {
-  'src/entities.ts': 'export const entities = [];\n',
   'src/platform/ok.ts': 'export const ok = 1;\n',
   'src/platform/reads-app.ts': "import { entities } from '../entities.ts';\nexport const all = entities;\n",
   'src/platform/reads-domain-type.ts':
-    "import type { One } from '../domains/a/one.ts';\nexport type Again = One;\n",
+    "import type { One } from '../domains/a/index.ts';\nexport type Again = One;\n",
   'src/platform/reads-test.ts': "import { helper } from '../../test/helper.ts';\nexport const h = helper;\n",
   'src/platform/reads-nothing.ts': "import { gone } from './gone.ts';\nexport const g = gone;\n",
   // A cycle through type-only imports, as distributor.ts and recorded-delivery.ts had.
@@ -39,17 +40,29 @@ const FIXTURE: Record<string, string> = {
   'src/domains/a/reads-schema.ts':
     "import { field } from '../../../schema/field.ts';\nexport const f = field;\n",
   'src/domains/a/reads-worker.ts': "import { run } from '../../workers/run.ts';\nexport const r = run;\n",
+  'src/domains/a/index.ts':
+    "export { type One, one } from './one.ts';\nexport type { Two } from './two.ts';\n",
+  'src/domains/a/reads-own-door.ts': "import { one } from './index.ts';\nexport const o = one;\n",
+  // Another domain: through a's front door, and once around it.
+  'src/domains/b/reads-a.ts':
+    "import { one } from '../a/index.ts';\nimport type { Two } from '../a/two.ts';\nexport const b = one;\nexport type T = Two;\n",
   'src/domains/delivery/store-adapter.ts': 'export interface StoreAdapter { name: string }\n',
   'src/domains/delivery/core.ts':
     "import { adapter } from './adapters/x/adapter.ts';\nexport const a = adapter;\n",
   'src/domains/delivery/adapters/x/adapter.ts':
     "import type { StoreAdapter } from '../../store-adapter.ts';\nexport const adapter: StoreAdapter = { name: 'x' };\n",
-  'src/workers/run.ts': "import { one } from '../domains/a/one.ts';\nexport const run = one;\n",
+  'src/domains/delivery/adapters/index.ts': "export { adapter } from './x/adapter.ts';\n",
+  'src/entities.ts':
+    "import { adapter } from './domains/delivery/adapters/index.ts';\nexport const entities = [adapter];\n",
+  'src/workers/run.ts': "import { one } from '../domains/a/index.ts';\nexport const run = one;\n",
   'schema/field.ts':
-    "import { one } from '../src/domains/a/one.ts';\nimport { route } from '../facades/route.ts';\nexport const field = [one, route];\n",
+    "import { one } from '../src/domains/a/index.ts';\nimport { route } from '../facades/route.ts';\nexport const field = [one, route];\n",
+  'schema/reads-inside.ts': "import type { Two } from '../src/domains/a/two.ts';\nexport type T = Two;\n",
   'facades/route.ts':
-    "import { ok } from '../src/platform/ok.ts';\nimport type { Two } from '../src/domains/a/two.ts';\nexport const route = ok;\nexport type T = Two;\n",
+    "import { ok } from '../src/platform/ok.ts';\nimport type { Two } from '../src/domains/a/index.ts';\nexport const route = ok;\nexport type T = Two;\n",
   'test/helper.ts': 'export const helper = 1;\n',
+  // Tests may reach inside a domain: they test its internals.
+  'test/reads-inside.ts': "import type { Two } from '../src/domains/a/two.ts';\nexport type T = Two;\n",
 };
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'import-rules-'));
@@ -66,13 +79,16 @@ it(
     expect(violationsOf(result)).toEqual(
       [
         'delivery-core-imports-no-adapter: src/domains/delivery/core.ts → src/domains/delivery/adapters/x/adapter.ts',
+        'domain-files-skip-their-own-front-door: src/domains/a/reads-own-door.ts → src/domains/a/index.ts',
+        'domains-open-by-their-front-door: schema/reads-inside.ts → src/domains/a/two.ts',
+        'domains-open-by-their-front-door: src/domains/b/reads-a.ts → src/domains/a/two.ts',
         'domains-stand-on-platform-only: src/domains/a/reads-worker.ts → src/workers/run.ts',
-        'facades-reach-domains-through-graphql: facades/route.ts → src/domains/a/two.ts',
+        'facades-reach-domains-through-graphql: facades/route.ts → src/domains/a/index.ts',
         'imports-resolve: src/platform/reads-nothing.ts → ./gone.ts',
         // A cycle is reported once, at the edge that closes it.
         'no-circular: src/domains/a/one.ts → src/domains/a/two.ts',
         'platform-is-a-leaf: src/platform/reads-app.ts → src/entities.ts',
-        'platform-is-a-leaf: src/platform/reads-domain-type.ts → src/domains/a/one.ts',
+        'platform-is-a-leaf: src/platform/reads-domain-type.ts → src/domains/a/index.ts',
         'platform-is-a-leaf: src/platform/reads-test.ts → test/helper.ts',
         'production-imports-no-tests: src/platform/reads-test.ts → test/helper.ts',
         'schema-imports-no-facade: schema/field.ts → facades/route.ts',

@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.ts';
-import { findOwnedFile } from '../uploads/find-file.ts';
-import type { StoredFile } from '../uploads/stored-file.entity.ts';
+import type { StoredFile } from '../uploads/index.ts';
+import { findOwnedFile } from '../uploads/index.ts';
 import { AudioAnalysis } from './audio-analysis.entity.ts';
 import type { AudioDeps } from './audio-deps.ts';
 import { saveAnalysis } from './cached-analysis.ts';

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StoredFile } from '../uploads/stored-file.entity.ts';
+import type { StoredFile } from '../uploads/index.ts';
 import { AudioAnalysis } from './audio-analysis.entity.ts';
 
 type Kind = AudioAnalysis['kind'];

@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.ts';
-import type { StoredFile } from '../uploads/stored-file.entity.ts';
+import type { StoredFile } from '../uploads/index.ts';
 import type { AudioDeps } from './audio-deps.ts';
 import { cachedAnalysis, saveAnalysis } from './cached-analysis.ts';
 import type { AiDetector, AudioSource } from './detection/port.ts';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { ffmpegPath } from '../uploads/media/index.ts';
+import { ffmpegPath } from '../uploads/index.ts';
 
 export interface DecodeOptions {
   sampleRate: number;

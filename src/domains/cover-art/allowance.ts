@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../../platform/rate-limit/index.ts';
-import { getAccount } from '../accounts/get-account.ts';
+import { getAccount } from '../accounts/index.ts';
 import { COVER_ART_RATE } from './limits.ts';
 
 /**

@@ -3,10 +3,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { AppError, forbidden, invalidRequest } from '../../platform/errors.ts';
 import { parseFileUrl } from '../../platform/storage/index.ts';
-import type { UploadDeps } from '../uploads/deps.ts';
-import { findOwnedFile } from '../uploads/find-file.ts';
-import { DEFAULT_MAX_COVER_INPUT_PIXELS } from '../uploads/media/index.ts';
-import { decodeBase64 } from '../uploads/upload-base64.ts';
+import type { UploadDeps } from '../uploads/index.ts';
+import { DEFAULT_MAX_COVER_INPUT_PIXELS, decodeBase64, findOwnedFile } from '../uploads/index.ts';
 import { GENERATED_IMAGE_SIZE } from './image-generator.ts';
 
 /** The caller's names of the two base fields (REST writes snake_case, GraphQL and agents camelCase). */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden } from '../../platform/errors.ts';
-import { findStore } from '../catalog/stores.ts';
-import type { Release } from '../releases/release.entity.ts';
+import { findStore } from '../catalog/index.ts';
+import type { Release } from '../releases/index.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { QueueResult, SkippedStore } from './distributor.ts';

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Release } from '../releases/release.entity.ts';
+import { Release } from '../releases/index.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import { readOutages } from './outages.ts';

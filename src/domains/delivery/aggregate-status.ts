@@ -1,4 +1,4 @@
-import type { AggregateStatus } from '../releases/release.entity.ts';
+import type { AggregateStatus } from '../releases/index.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 
 export interface DeliveryState {

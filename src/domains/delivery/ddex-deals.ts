@@ -1,4 +1,4 @@
-import type { Store } from '../catalog/stores.ts';
+import type { Store } from '../catalog/index.ts';
 import { type XmlNode, xml, xmlText } from './xml.ts';
 
 interface DealModel {

@@ -1,5 +1,5 @@
-import { primaryArtistsOf } from '../releases/release-artists.ts';
-import type { ReleaseInput } from '../releases/rules/engine/types.ts';
+import type { ReleaseInput } from '../releases/index.ts';
+import { primaryArtistsOf } from '../releases/index.ts';
 import { type LocalName, localNames, type PartyBook } from './ddex-parties.ts';
 import { joinNames } from './ddex-values.ts';
 import { type XmlNode, xml } from './xml.ts';

@@ -1,6 +1,6 @@
-import type { Store } from '../catalog/stores.ts';
-import { primaryArtistsOf } from '../releases/release-artists.ts';
-import type { ReleaseInput } from '../releases/rules/engine/types.ts';
+import type { Store } from '../catalog/index.ts';
+import type { ReleaseInput } from '../releases/index.ts';
+import { primaryArtistsOf } from '../releases/index.ts';
 import { dealList, isUgcStore } from './ddex-deals.ts';
 import { displayArtists, displayTitles } from './ddex-display.ts';
 import { localNames, type PartyBook, partyBook } from './ddex-parties.ts';

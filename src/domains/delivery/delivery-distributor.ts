@@ -1,4 +1,4 @@
-import type { Release } from '../releases/release.entity.ts';
+import type { Release } from '../releases/index.ts';
 import { addStores } from './add-stores.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Distributor } from './distributor.ts';

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AggregateStatus, Release } from '../releases/release.entity.ts';
-import type { ReleaseTrack } from '../releases/release-track.entity.ts';
+import type { AggregateStatus, Release, ReleaseTrack } from '../releases/index.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { JobState } from './release-job.entity.ts';
 

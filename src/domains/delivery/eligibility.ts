@@ -1,4 +1,4 @@
-import type { Store } from '../catalog/stores.ts';
+import type { Store } from '../catalog/index.ts';
 import type { SkipReason } from './distributor.ts';
 
 export interface EligibilityOptions {

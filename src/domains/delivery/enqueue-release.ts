@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_STORE_IDS, findStore } from '../catalog/stores.ts';
-import { Release } from '../releases/release.entity.ts';
-import type { ReleaseTrack } from '../releases/release-track.entity.ts';
+import { DEFAULT_STORE_IDS, findStore } from '../catalog/index.ts';
+import type { ReleaseTrack } from '../releases/index.ts';
+import { Release } from '../releases/index.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { QueueResult, SkippedStore } from './distributor.ts';

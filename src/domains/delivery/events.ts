@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendEvent } from '../../platform/events/append-event.ts';
-import { type ArtistProfile, artistProfilesOf } from '../releases/artist-profiles.ts';
-import type { AggregateStatus, Release } from '../releases/release.entity.ts';
-import type { ReleaseTrack } from '../releases/release-track.entity.ts';
-import type { ReleaseInput } from '../releases/rules/engine/types.ts';
+import type { AggregateStatus, Release, ReleaseInput, ReleaseTrack } from '../releases/index.ts';
+import { type ArtistProfile, artistProfilesOf } from '../releases/index.ts';
 import type { Delivery } from './delivery.entity.ts';
 import type { SkippedStore } from './distributor.ts';
 import { storeNameOf } from './status-text.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { gs1CheckDigit } from '../releases/rules/engine/identifiers.ts';
+import { gs1CheckDigit } from '../releases/index.ts';
 
 const ISRC_COUNTRY = 'XX';
 const ISRC_REGISTRANT = 'TRB';

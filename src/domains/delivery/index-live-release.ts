@@ -1,10 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
-import { fingerprintAudio } from '../audio/registry/chromaprint.ts';
-import { indexRecording } from '../audio/registry/registry.ts';
-import { RegistryRecording } from '../audio/registry/registry-recording.entity.ts';
-import { Release } from '../releases/release.entity.ts';
-import { findOwnedFile } from '../uploads/find-file.ts';
+import { fingerprintAudio, indexRecording, RegistryRecording } from '../audio/index.ts';
+import { Release } from '../releases/index.ts';
+import { findOwnedFile } from '../uploads/index.ts';
 import { Delivery } from './delivery.entity.ts';
 import { tracksOf } from './release-content.ts';
 import { storeNameOf } from './status-text.ts';

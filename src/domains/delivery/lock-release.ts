@@ -1,8 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict } from '../../platform/errors.ts';
-import { findOwnedRelease } from '../releases/find-release.ts';
-import { Release } from '../releases/release.entity.ts';
+import { findOwnedRelease, Release } from '../releases/index.ts';
 
 /**
  * The release, re-read under a row lock that waits (FOR UPDATE): distribute and takedown serialise

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Release } from '../releases/release.entity.ts';
+import type { Release } from '../releases/index.ts';
 import { type JobError, type JobState, type JobStep, ReleaseJob } from './release-job.entity.ts';
 
 export interface ReleaseJobView {

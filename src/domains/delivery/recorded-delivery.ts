@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertReleaseId, releaseNotFound, releaseNotOwned } from '../releases/find-release.ts';
-import type { AggregateStatus } from '../releases/release.entity.ts';
+import type { AggregateStatus } from '../releases/index.ts';
+import { assertReleaseId, releaseNotFound, releaseNotOwned } from '../releases/index.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { RecordedDelivery, ReleaseDeliveryStatus } from './distributor.ts';
 import { outageColumns, outagesOf } from './outages.ts';

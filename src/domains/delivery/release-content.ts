@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findStore } from '../catalog/stores.ts';
-import type { Release } from '../releases/release.entity.ts';
-import { ReleaseTrack } from '../releases/release-track.entity.ts';
-import { findOwnedFiles } from '../uploads/find-file.ts';
-import type { StoredFile } from '../uploads/stored-file.entity.ts';
+import { findStore } from '../catalog/index.ts';
+import type { Release } from '../releases/index.ts';
+import { ReleaseTrack } from '../releases/index.ts';
+import type { StoredFile } from '../uploads/index.ts';
+import { findOwnedFiles } from '../uploads/index.ts';
 import {
   buildNewReleaseMessage,
   buildTakedownMessage,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Release } from '../releases/release.entity.ts';
+import type { Release } from '../releases/index.ts';
 import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { SkippedStore, TakedownResult } from './distributor.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CommitClearedCache } from '../../platform/cache/commit-cleared-cache.ts';
-import { releaseNotOwned } from '../releases/find-release.ts';
+import { releaseNotOwned } from '../releases/index.ts';
 import type { RecordedDelivery } from './distributor.ts';
 import { readRecordedDelivery } from './recorded-delivery.ts';
 import type { StoreAdapters } from './store-adapters.ts';

@@ -1,4 +1,4 @@
-import { findStore } from '../catalog/stores.ts';
+import { findStore } from '../catalog/index.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 
 const STATUS_TEXT: Record<Exclude<DeliveryStatus, 'rejected'>, string> = {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findStore } from '../catalog/stores.ts';
-import type { Release } from '../releases/release.entity.ts';
+import { findStore } from '../catalog/index.ts';
+import type { Release } from '../releases/index.ts';
 import { aggregateOf } from './aggregate-status.ts';
 import type { Delivery, DeliveryStatus } from './delivery.entity.ts';
 import { aggregateStatusOf, emitApproved, emitStatusChanged, emitTakedownCompleted } from './events.ts';

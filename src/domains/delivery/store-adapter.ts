@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Release } from '../releases/release.entity.ts';
+import type { Release } from '../releases/index.ts';
 import type { Delivery, DeliveryStatus } from './delivery.entity.ts';
 import type { ReleaseContent } from './release-content.ts';
 

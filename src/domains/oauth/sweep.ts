@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pruneSignInEvents } from '../accounts/sign-in-events.ts';
+import { pruneSignInEvents } from '../accounts/index.ts';
 
 /** Expired OAuth access tokens stay listed this long (a person may wonder why an agent stopped). */
 const EXPIRED_ACCESS_TOKENS_KEPT = '7 days';

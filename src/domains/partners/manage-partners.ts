@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
-import { modelKey } from '../oauth/model-store.ts';
+import { modelKey } from '../oauth/index.ts';
 import { Partner } from './partner.entity.ts';
 
 export interface CreatePartnerInput {

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
-import { createAccount } from '../accounts/create-account.ts';
-import { signIn } from '../accounts/sign-in.ts';
+import { createAccount, signIn } from '../accounts/index.ts';
 import type { AuthorizationCodes } from './authorization-codes.ts';
 import { findActivePartner } from './manage-partners.ts';
 import type { Partner } from './partner.entity.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../../platform/rate-limit/index.ts';
-import { getAccount } from '../accounts/get-account.ts';
+import { getAccount } from '../accounts/index.ts';
 
 /** The agent HTTP submit endpoint: 3 submissions per 5 minutes per account, 10 for insiders. */
 export const AGENT_SUBMIT_LIMIT = { standard: 3, insider: 10, windowSeconds: 300 } as const;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
-import type { AudioDeps } from '../audio/audio-deps.ts';
-import { type AiDetectionResult, type AnalysisRequest, aiDetectionOf } from '../audio/detect-ai.ts';
-import { findOwnedFile } from '../uploads/find-file.ts';
+import type { AudioDeps } from '../audio/index.ts';
+import { type AiDetectionResult, type AnalysisRequest, aiDetectionOf } from '../audio/index.ts';
+import { findOwnedFile } from '../uploads/index.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { Release } from './release.entity.ts';
 import { isAiDeclared } from './rules/engine/index.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest } from '../../platform/errors.ts';
-import { getAccount } from '../accounts/get-account.ts';
-import type { AudioDeps } from '../audio/audio-deps.ts';
+import { getAccount } from '../accounts/index.ts';
+import type { AudioDeps } from '../audio/index.ts';
 import { balanceFor, chargesFor, costOf, purchaseFor, RATES } from './billing.ts';
 import { ruleContextFor } from './rule-context.ts';
 import { evaluateRules, normaliseSubmission } from './rules/engine/index.ts';

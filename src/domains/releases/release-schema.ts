@@ -1,4 +1,4 @@
-import { resolveStoreId } from '../catalog/stores.ts';
+import { resolveStoreId } from '../catalog/index.ts';
 import { CREDITS_PER_AI_TRACK, CREDITS_PER_HUMAN_TRACK, TOKEN_OFFSET_CREDITS } from '../credits/pricing.ts';
 
 const REQUIRED = {

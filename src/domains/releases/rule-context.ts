@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { AudioAnalysis } from '../audio/audio-analysis.entity.ts';
-import type { AudioDeps } from '../audio/audio-deps.ts';
-import { aiDetectionOf } from '../audio/detect-ai.ts';
-import { findOwnedFiles } from '../uploads/find-file.ts';
-import type { StoredFile } from '../uploads/stored-file.entity.ts';
+import type { AudioDeps } from '../audio/index.ts';
+import { AudioAnalysis, aiDetectionOf } from '../audio/index.ts';
+import type { StoredFile } from '../uploads/index.ts';
+import { findOwnedFiles } from '../uploads/index.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import type { RuleContext } from './rules/engine/types.ts';

@@ -1,7 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalidRequest } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 import { deepMerge } from './deep-merge.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { Release, type ReleasePayload } from './release.entity.ts';

@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
-import type { AudioDeps } from '../audio/audio-deps.ts';
+import { Account } from '../accounts/index.ts';
+import type { AudioDeps } from '../audio/index.ts';
 import { CreditTransaction } from '../credits/credit-transaction.entity.ts';
 import { InsufficientCreditsError, moveCredits } from '../credits/post-ledger-entry.ts';
 import { CHECKOUT_TOOL, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';

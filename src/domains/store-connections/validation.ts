@@ -1,7 +1,7 @@
 import { DPID_PATTERN } from '../../platform/config.ts';
 import { invalidRequest, notFound } from '../../platform/errors.ts';
 import { parseHostKeyFingerprint } from '../../platform/sftp/index.ts';
-import { findStore, resolveStoreId, type Store } from '../catalog/stores.ts';
+import { findStore, resolveStoreId, type Store } from '../catalog/index.ts';
 import { CHOREOGRAPHIES, type Choreography } from './store-connection.entity.ts';
 
 const MAX_NAME = 200;

@@ -1,4 +1,4 @@
-import { findStore } from '../catalog/stores.ts';
+import { findStore } from '../catalog/index.ts';
 import { formatSftpUrl } from './sftp-url.ts';
 import type { StoreConnection } from './store-connection.entity.ts';
 

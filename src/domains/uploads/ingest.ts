@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { hashFile } from '../../platform/hash-file.ts';
 import { storageKey } from '../../platform/storage/index.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 import type { UploadDeps } from './deps.ts';
 import { storedFileName } from './file-names.ts';
 import { assertKind, normaliseCoverArt, sniffFile, transcodeToFlac } from './media/index.ts';

@@ -5,12 +5,19 @@ import { constantTimeEqual } from '../../platform/crypto.ts';
 import { invalidRequest } from '../../platform/errors.ts';
 import { type QueueDefinition, sendInTransaction } from '../../platform/jobs/index.ts';
 import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
-import { Account } from '../accounts/account.entity.ts';
-import { normaliseEmail } from '../accounts/create-account.ts';
-import { type BearerToken, issueBearerToken } from '../accounts/issue-token.ts';
-import { DEFAULT_SCOPES, isScope, PAT_ONLY_SCOPES, SCOPES, type Scope } from '../accounts/scopes.ts';
-import type { Clock } from '../delivery/clock.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import {
+  Account,
+  type BearerToken,
+  DEFAULT_SCOPES,
+  isScope,
+  issueBearerToken,
+  normaliseEmail,
+  PAT_ONLY_SCOPES,
+  SCOPES,
+  type Scope,
+} from '../accounts/index.ts';
+import type { Clock } from '../delivery/index.ts';
+import type { Mailer } from '../mail/index.ts';
 import { codeMail } from './code-mail.ts';
 import { EmailChallenge } from './email-challenge.entity.ts';
 

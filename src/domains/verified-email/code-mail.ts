@@ -1,4 +1,4 @@
-import type { Mail } from '../mail/mailer.ts';
+import type { Mail } from '../mail/index.ts';
 
 const escapeHtml = (value: string) =>
   value.replace(

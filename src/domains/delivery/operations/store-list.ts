@@ -1,5 +1,5 @@
 import { invalidRequest } from '../../../platform/errors.ts';
-import { resolveStoreId } from '../../catalog/stores.ts';
+import { resolveStoreId } from '../../catalog/index.ts';
 
 /** A list of stores as the client sent it: the ids it names, and the entries that name no store. */
 export interface StoreList {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest } from '../../../platform/errors.ts';
-import { findOwnedRelease } from '../../releases/find-release.ts';
+import { findOwnedRelease } from '../../releases/index.ts';
 import { CATALOG_HINT, readStoreList } from './store-list.ts';
 
 export interface TargetStoresResult {

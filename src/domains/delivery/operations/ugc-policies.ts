@@ -6,9 +6,9 @@ import {
   type Store,
   UGC_STORE_IDS,
   type UgcPolicyCode,
-} from '../../catalog/stores.ts';
-import { findOwnedRelease } from '../../releases/find-release.ts';
-import type { Release } from '../../releases/release.entity.ts';
+} from '../../catalog/index.ts';
+import type { Release } from '../../releases/index.ts';
+import { findOwnedRelease } from '../../releases/index.ts';
 import { resolveUgcPolicy } from '../eligibility.ts';
 
 export interface UgcPolicyView {

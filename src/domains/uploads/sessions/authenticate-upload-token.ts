@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { constantTimeEqual, sha256Hex } from '../../../platform/crypto.ts';
 import { unauthenticated } from '../../../platform/errors.ts';
-import type { Principal } from '../../accounts/principal.ts';
+import type { Principal } from '../../accounts/index.ts';
 import { UploadSession } from '../upload-session.entity.ts';
 
 /** A scoped upload token acts for its account on its one session only, and only while it is open. */

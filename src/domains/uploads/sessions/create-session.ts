@@ -1,6 +1,6 @@
 import { generateSecret, sha256Hex } from '../../../platform/crypto.ts';
 import { invalidRequest } from '../../../platform/errors.ts';
-import { Account } from '../../accounts/account.entity.ts';
+import { Account } from '../../accounts/index.ts';
 import type { UploadDeps } from '../deps.ts';
 import { MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_SESSION_FILE_BYTES, RECOMMENDED_CHUNK_BYTES } from '../limits.ts';
 import { UploadSession, type UploadType } from '../upload-session.entity.ts';

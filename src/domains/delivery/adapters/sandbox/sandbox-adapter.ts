@@ -1,4 +1,4 @@
-import { findStore } from '../../../catalog/stores.ts';
+import { findStore } from '../../../catalog/index.ts';
 import type { DeliveryStatus } from '../../delivery.entity.ts';
 import { messageFor } from '../../release-content.ts';
 import type { ReportedStatus, StepOutcome, StoreAdapter } from '../../store-adapter.ts';

@@ -1,4 +1,4 @@
-import type { Choreography } from '../../../store-connections/store-connection.entity.ts';
+import type { Choreography } from '../../../store-connections/index.ts';
 import type { PackageFile } from '../../release-content.ts';
 import type { PackagedFile } from './sftp-package.entity.ts';
 

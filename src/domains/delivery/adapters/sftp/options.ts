@@ -1,6 +1,6 @@
 import type { SftpTimeouts } from '../../../../platform/sftp/index.ts';
 import type { ObjectStorage } from '../../../../platform/storage/object-storage.ts';
-import type { SenderIdentity } from '../../../store-connections/sender.ts';
+import type { SenderIdentity } from '../../../store-connections/index.ts';
 import type { SftpDeliverySettings } from './settings.ts';
 
 /** What the SFTP adapter and the package work it runs are given. */

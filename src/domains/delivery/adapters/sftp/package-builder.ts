@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SenderIdentity } from '../../../store-connections/sender.ts';
-import type { StoreConnection } from '../../../store-connections/store-connection.entity.ts';
+import type { SenderIdentity, StoreConnection } from '../../../store-connections/index.ts';
 import type { Delivery } from '../../delivery.entity.ts';
 import { assignUpc } from '../../identifiers.ts';
 import { messageFor, type ReleaseContent, takedownMessageFor } from '../../release-content.ts';

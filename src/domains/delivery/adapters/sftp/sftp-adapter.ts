@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { StoreConnection } from '../../../store-connections/store-connection.entity.ts';
+import { StoreConnection } from '../../../store-connections/index.ts';
 import type { Delivery } from '../../delivery.entity.ts';
 import type { ReleaseContent } from '../../release-content.ts';
 import { storeNameOf } from '../../status-text.ts';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { openSftp, SftpError, type SftpSession } from '../../../../platform/sftp/index.ts';
-import { sftpTargetOf } from '../../../store-connections/connections.ts';
-import { StoreConnection } from '../../../store-connections/store-connection.entity.ts';
+import { StoreConnection, sftpTargetOf } from '../../../store-connections/index.ts';
 import type { WorkContext } from '../../store-adapter.ts';
 import { secondsAfter } from '../../transaction.ts';
 import { AcknowledgementShapeError, parseAcknowledgement } from './acknowledgement.ts';

@@ -1,9 +1,5 @@
 /** Language, script-code and locals logic shared by the rules and by prepareForSubmission. */
-import {
-  findLanguageScriptCode,
-  ISO_639_1,
-  LANGUAGE_SCRIPT_CODES,
-} from '../../../catalog/language-script-codes.ts';
+import { findLanguageScriptCode, ISO_639_1, LANGUAGE_SCRIPT_CODES } from '../../../catalog/index.ts';
 import { type Obj, text } from './issues.ts';
 
 /** An ISO 639-1 code exactly as the spec writes it (lowercase), else undefined. */

@@ -1,4 +1,4 @@
-import { resolveStoreId } from '../../../catalog/stores.ts';
+import { resolveStoreId } from '../../../catalog/index.ts';
 import { ISRC_PATTERN, normaliseIsrc } from './identifiers.ts';
 import { isObj, isOmitted, type Obj } from './issues.ts';
 import { judgeScriptCode, LOCALS_VERSION_KEYS, localsKey } from './localization.ts';

@@ -1,4 +1,4 @@
-import { findStore, resolveStoreId } from '../../../catalog/stores.ts';
+import { findStore, resolveStoreId } from '../../../catalog/index.ts';
 import { isSent, type Report, show, text, typeName } from './issues.ts';
 import { items, type Scope } from './scope.ts';
 

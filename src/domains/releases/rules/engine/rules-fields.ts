@@ -1,5 +1,5 @@
 import { closestName } from '../../../../platform/suggest.ts';
-import { catalogueGenre, GENRES } from '../../../catalog/genres.ts';
+import { catalogueGenre, GENRES } from '../../../catalog/index.ts';
 import { releaseFieldNames, trackFieldNames } from '../../release-schema.ts';
 import { type Obj, type Report, text } from './issues.ts';
 import type { Scope } from './scope.ts';

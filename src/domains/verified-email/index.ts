@@ -1,0 +1,12 @@
+export {
+  CHALLENGE_QUEUE,
+  type ChallengeJob,
+  type ClaimedToken,
+  challengeQueue,
+  claimCode,
+  codeKey,
+  issueChallenge,
+  requestChallenge,
+  sweepEmailChallenges,
+} from './challenges.ts';
+export { EmailChallenge } from './email-challenge.entity.ts';
