@@ -267,6 +267,8 @@ export async function buildAppServices(
       policy: outboundPolicyFromConfig(config),
       timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
       maxRedirects: 0,
+      // A receiver sees at most as many connections as this process has sends in flight.
+      connectionsPerOrigin: config.WEBHOOK_CONCURRENCY,
     }),
     authorizationCodes: NO_AUTHORIZATION_CODES,
     mailer: mailerFor(config, () => orm.em.fork()),

@@ -416,7 +416,14 @@ describe('webhook sender (pipeline)', () => {
       suppressed: 0,
     });
     const connectionsBefore = receiver.connections();
-    await runWorker(8, async () => (await deliveriesOf(endpointId)).every((d) => d.status === 'succeeded'));
+    // As the server composes it: at most WEBHOOK_CONCURRENCY connections to one receiver.
+    const bounded = outboundFor(receiver, { connectionsPerOrigin: 8 });
+    await runWorker(
+      8,
+      async () => (await deliveriesOf(endpointId)).every((d) => d.status === 'succeeded'),
+      bounded,
+    );
+    await bounded.close();
     const hits = receiver.at(path);
     expect(new Set(hits.map((hit) => String(hit.headers['x-svc-delivery']))).size).toBe(300);
     expect(hits).toHaveLength(300);

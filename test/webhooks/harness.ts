@@ -112,9 +112,15 @@ export const LOOPBACK_OK: OutboundPolicy = { allowPrivate: true };
 
 export function outboundFor(
   receiver: Receiver,
-  options: { policy?: OutboundPolicy; resolver?: Resolver; timeoutSeconds?: number } = {},
+  options: {
+    policy?: OutboundPolicy;
+    resolver?: Resolver;
+    timeoutSeconds?: number;
+    connectionsPerOrigin?: number;
+  } = {},
 ): OutboundClient {
   return createOutboundClient({
+    connectionsPerOrigin: options.connectionsPerOrigin,
     policy: options.policy ?? LOOPBACK_OK,
     timeoutSeconds: options.timeoutSeconds ?? 5,
     resolver: options.resolver ?? tableResolver({ [RECEIVER_HOST]: '127.0.0.1' }),

@@ -38,6 +38,12 @@ export interface OutboundClientOptions {
   maxRedirects?: number;
   /** PEM certificates trusted in addition to Node's default store (which honours NODE_EXTRA_CA_CERTS). */
   extraCaCertificates?: readonly string[];
+  /**
+   * Connections open to one origin at most (unbounded by default); requests beyond wait for one. Without
+   * it, a request sent while another's connection is being handed back opens a new one: a burst at a
+   * concurrency of 8 opened 16 connections to its receiver.
+   */
+  connectionsPerOrigin?: number;
 }
 
 /** A body that can be sent again on a 307/308 redirect is a string or bytes; a stream cannot. */
@@ -121,6 +127,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
+    ...(options.connectionsPerOrigin ? { connections: options.connectionsPerOrigin } : {}),
   });
 
   async function request(input: string | URL, init: OutboundRequestOptions = {}): Promise<OutboundResponse> {
