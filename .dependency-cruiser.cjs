@@ -15,6 +15,9 @@ const OUTSIDE_PLATFORM = { path: '^(src|schema|facades|test|bench)/', pathNot: '
  */
 const DOMAINS_WITHOUT_A_FRONT_DOOR_YET = '^src/domains/(analytics|credits|payments|webhooks)/';
 
+/** The ORM's entity definitions and src/entities.ts, the list of them (see entities-stand-alone). */
+const ENTITY_FILES = '^src/(?:domains/[^/]+/.*\\.entity\\.ts|entities\\.ts)$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -63,7 +66,8 @@ module.exports = {
       from: {
         // $1: the domain the importing file is in; outside src/domains, its top folder (no domain's name).
         path: '^(?:src/domains/|(?=(?:src|schema|facades)/))([^/]+)/',
-        pathNot: DOMAINS_WITHOUT_A_FRONT_DOOR_YET,
+        // Entity files and the list of them follow entities-stand-alone instead.
+        pathNot: [DOMAINS_WITHOUT_A_FRONT_DOOR_YET, ENTITY_FILES],
       },
       to: {
         path: '^src/domains/',
@@ -73,6 +77,20 @@ module.exports = {
           '^src/domains/delivery/adapters/index\\.ts$',
           DOMAINS_WITHOUT_A_FRONT_DOOR_YET,
         ],
+      },
+    },
+    {
+      name: 'entities-stand-alone',
+      comment:
+        'An entity file, and src/entities.ts that lists them all, import other entity files (and ' +
+        "accounts' owning-account.ts) directly, never a front door or other domain code: loading the ORM's " +
+        'metadata (the admin CLI, migrations, every worker at start) must not load every domain with it.',
+      severity: 'error',
+      // $1: the entity's domain (empty for src/entities.ts, so every domain file is outside it).
+      from: { path: ENTITY_FILES.replace('domains/[^/]+/', 'domains/([^/]+)/') },
+      to: {
+        path: '^src/domains/',
+        pathNot: ['^src/domains/$1/', '\\.entity\\.ts$', '^src/domains/accounts/owning-account\\.ts$'],
       },
     },
     {

@@ -52,8 +52,13 @@ const FIXTURE: Record<string, string> = {
   'src/domains/delivery/adapters/x/adapter.ts':
     "import type { StoreAdapter } from '../../store-adapter.ts';\nexport const adapter: StoreAdapter = { name: 'x' };\n",
   'src/domains/delivery/adapters/index.ts': "export { adapter } from './x/adapter.ts';\n",
+  // Entities: the list imports entity files directly; an entity imports another domain's entity file,
+  // but neither goes through a front door (which would load the domain with the ORM's metadata).
+  'src/domains/a/thing.entity.ts':
+    "import { other } from '../b/other.entity.ts';\nimport type { Two } from './two.ts';\nexport const thing: [number, Two?] = [other];\n",
+  'src/domains/b/other.entity.ts': "import { one } from '../a/index.ts';\nexport const other = one;\n",
   'src/entities.ts':
-    "import { adapter } from './domains/delivery/adapters/index.ts';\nexport const entities = [adapter];\n",
+    "import { thing } from './domains/a/thing.entity.ts';\nimport { adapter } from './domains/delivery/adapters/index.ts';\nexport const entities = [thing, adapter];\n",
   'src/workers/run.ts': "import { one } from '../domains/a/index.ts';\nexport const run = one;\n",
   'schema/field.ts':
     "import { one } from '../src/domains/a/index.ts';\nimport { route } from '../facades/route.ts';\nexport const field = [one, route];\n",
@@ -83,6 +88,8 @@ it(
         'domains-open-by-their-front-door: schema/reads-inside.ts → src/domains/a/two.ts',
         'domains-open-by-their-front-door: src/domains/b/reads-a.ts → src/domains/a/two.ts',
         'domains-stand-on-platform-only: src/domains/a/reads-worker.ts → src/workers/run.ts',
+        'entities-stand-alone: src/domains/b/other.entity.ts → src/domains/a/index.ts',
+        'entities-stand-alone: src/entities.ts → src/domains/delivery/adapters/index.ts',
         'facades-reach-domains-through-graphql: facades/route.ts → src/domains/a/index.ts',
         'imports-resolve: src/platform/reads-nothing.ts → ./gone.ts',
         // A cycle is reported once, at the edge that closes it.

@@ -59,7 +59,9 @@ describe('store delivery on pg-boss: the worker alone moves a release', () => {
 
   it('submitted → distributed by jobs, with exactly one of each event; no job left queued', async () => {
     const releaseId = await submit([301, 302]);
-    expect(await jobsOf(orm(), releaseId)).toMatchObject([{ state: 'created' }]);
+    // The submit enqueued its first wake-up with the release (the worker may already be at it).
+    const [first] = await jobsOf(orm(), releaseId);
+    expect(['created', 'active', 'completed']).toContain(first?.state);
     expect(await distributed(releaseId)).toBe('distributed');
     await expectDeliveredOnce(orm(), releaseId);
     const jobs = await waitFor(

@@ -1,5 +1,10 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
+// The analytics tables (stream-*.entity.ts): streaming figures live in plain tables written and read
+// with set-based SQL (ingest.ts, read-*.ts); these definitions give the migrations their layout. Days
+// are UTC calendar dates. Every primary key starts with the column a read filters on, then the day, so
+// a window reads contiguous index entries.
+
 /** The raw daily figure: one release at one store on one day (store -1300: the video-music platform). */
 export const StreamDay = defineEntity({
   name: 'StreamDay',

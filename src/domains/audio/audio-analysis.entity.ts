@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { StoredFile } from '../uploads/index.ts';
+import { StoredFile } from '../uploads/stored-file.entity.ts';
 
 export const ANALYSIS_KINDS = ['ai_detection', 'registry_match'] as const;
 

@@ -14,4 +14,3 @@ export { fingerprintAudio } from './registry/chromaprint.ts';
 export { importCatalogue } from './registry/import-catalogue.ts';
 export { indexRecording } from './registry/registry.ts';
 export { type DspLink, RegistryRecording } from './registry/registry-recording.entity.ts';
-export { RegistryVersion } from './registry/registry-version.entity.ts';

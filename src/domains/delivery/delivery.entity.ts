@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { Release } from '../releases/index.ts';
+import { Release } from '../releases/release.entity.ts';
 
 export const DELIVERY_STATUSES = [
   'queued',

@@ -2,7 +2,6 @@ export { advanceRelease } from './advance-release.ts';
 export { type Clock, systemClock } from './clock.ts';
 export { createDeliveryDistributor } from './delivery-distributor.ts';
 export { type Distributor, SKIP_REASONS, type SkipReason } from './distributor.ts';
-export { deliveryEntities } from './entities.ts';
 export {
   type ApprovedPayload,
   type EventStoreStatus,

@@ -1,5 +1,4 @@
 export { type AuthorizationCodes, NO_AUTHORIZATION_CODES } from './authorization-codes.ts';
 export { createPartner, disablePartner, listPartners, partnerView } from './manage-partners.ts';
-export { Partner } from './partner.entity.ts';
 export { attributedProvenance } from './provenance.ts';
 export { authorizePartnerAccount, createPartnerAccount, type PartnerCode } from './provision.ts';

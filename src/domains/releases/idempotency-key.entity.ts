@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { owningAccount } from '../accounts/index.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 
 /** An `Idempotency-Key` seen on a submission: the same key with the same body replays its release. */
 export const IdempotencyKey = defineEntity({

@@ -3,7 +3,6 @@ export { type ArtistProfile, artistProfilesOf } from './artist-profiles.ts';
 export { CHARGE_REASONS, type TrackCharge } from './billing.ts';
 export { detectAudioAi } from './detect-track-ai.ts';
 export { assertReleaseId, findOwnedRelease, releaseNotFound, releaseNotOwned } from './find-release.ts';
-export { IdempotencyKey } from './idempotency-key.entity.ts';
 export { pageOfReleases } from './page-releases.ts';
 export { PAYLOAD_LIMITS, type PayloadPart, payloadLimitsText, payloadProblems } from './payload-limits.ts';
 export { type Quote, type QuoteInput, quoteRelease } from './quote-release.ts';
@@ -12,7 +11,6 @@ export { AGGREGATE_STATUSES, type AggregateStatus, RELEASE_STATUSES, Release } f
 export { ReleaseArtist } from './release-artist.entity.ts';
 export { primaryArtistsOf } from './release-artists.ts';
 export { releaseSchema } from './release-schema.ts';
-export { ReleaseSnapshot } from './release-snapshot.entity.ts';
 export { ReleaseTrack } from './release-track.entity.ts';
 export { gs1CheckDigit } from './rules/engine/identifiers.ts';
 export { TRACK_TYPES } from './rules/engine/rules-credits.ts';

@@ -21,5 +21,4 @@ export { sweepUploads } from './sessions/sweep-sessions.ts';
 export { storeIncoming } from './store-incoming.ts';
 export { FILE_ORIGINS, FILE_STORES, type MediaWarning, StoredFile } from './stored-file.entity.ts';
 export { decodeBase64, uploadBase64 } from './upload-base64.ts';
-export { UploadChunk } from './upload-chunk.entity.ts';
-export { SESSION_STATUSES, UPLOAD_TYPES, UploadSession, type UploadType } from './upload-session.entity.ts';
+export { SESSION_STATUSES, UPLOAD_TYPES, type UploadType } from './upload-session.entity.ts';

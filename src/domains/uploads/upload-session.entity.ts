@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
-import { owningAccount } from '../accounts/index.ts';
+import { owningAccount } from '../accounts/owning-account.ts';
 import { StoredFile } from './stored-file.entity.ts';
 
 export const UPLOAD_TYPES = ['coverArt', 'audio'] as const;

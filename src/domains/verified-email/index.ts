@@ -9,4 +9,3 @@ export {
   requestChallenge,
   sweepEmailChallenges,
 } from './challenges.ts';
-export { EmailChallenge } from './email-challenge.entity.ts';

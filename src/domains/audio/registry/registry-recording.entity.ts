@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../../platform/db/columns.ts';
-import { owningAccount } from '../../accounts/index.ts';
+import { owningAccount } from '../../accounts/owning-account.ts';
 
 export const REGISTRY_SOURCES = ['release', 'catalogue'] as const;
 
