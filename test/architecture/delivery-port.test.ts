@@ -1,23 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { filesUnder } from '../support/source-files.ts';
 
 const DELIVERY = path.resolve('src/domains/delivery');
 const ADAPTERS = path.join(DELIVERY, 'adapters');
 /** The delivery core: the domain outside its adapters, and the worker that runs its jobs. */
 const CORE_OUTSIDE_THE_DOMAIN = [path.resolve('src/workers/delivery-runner.ts')];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
 const inside = (file: string, dir: string) => file.startsWith(dir + path.sep);
 const coreFiles = () => [
-  ...sourceFiles(DELIVERY).filter((file) => !inside(file, ADAPTERS)),
+  ...filesUnder(DELIVERY).filter((file) => !inside(file, ADAPTERS)),
   ...CORE_OUTSIDE_THE_DOMAIN,
 ];
 
@@ -42,7 +35,7 @@ it('the sandbox lives in its own adapter folder, beside the core it plugs into',
     .filter((file) => readFileSync(file, 'utf8').includes('sandbox_controls'))
     .map((file) => path.relative(DELIVERY, file));
   expect(readingSandboxTables).toEqual([]);
-  const sandbox = sourceFiles(path.join(ADAPTERS, 'sandbox'));
+  const sandbox = filesUnder(path.join(ADAPTERS, 'sandbox'));
   expect(sandbox.length).toBeGreaterThan(0);
   expect(sandbox.flatMap(importsOf)).toContain(path.join(DELIVERY, 'store-adapter.ts'));
 });

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { filesUnder } from '../support/source-files.ts';
 
 const ROOT = path.resolve('.');
 const TOP_DIRS = ['docs', 'src', 'schema', 'facades', 'test', 'bench', 'vendor', '.ci'];
@@ -18,14 +19,6 @@ const BARE_NAME = /(?<![\w./@*-])([\w-]+(?:\.[\w-]+)*\.(?:md|ts))\b/g;
 const QUOTED_SECTION = /([\w./-]+\.md),? "([^"]+)"/g;
 /** `[text](target)`, not `![image](…)` nor a link to another site. */
 const MARKDOWN_LINK = /(?<!!)\[[^\]]*\]\(([^)\s]+)\)/g;
-
-function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
-  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : filesUnder(relative, keep);
-    return keep(entry.name) ? [relative] : [];
-  });
-}
 
 /** The comments of a TypeScript or JavaScript file (strings skipped, so `'//'` in code is no comment). */
 function commentsOf(text: string): string[] {

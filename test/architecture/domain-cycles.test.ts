@@ -1,23 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { filesUnder } from '../support/source-files.ts';
 
 const DOMAINS = path.resolve('src/domains');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 const domainOf = (file: string) => path.relative(DOMAINS, file).split(path.sep)[0]!;
 
 /** Which domain imports which (type-only imports count: they tie the domains together all the same). */
 function domainGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const file of sourceFiles(DOMAINS)) {
+  for (const file of filesUnder(DOMAINS)) {
     const from = domainOf(file);
     const edges = graph.get(from) ?? new Set<string>();
     graph.set(from, edges);

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { filesUnder } from '../support/source-files.ts';
 
 /** The code that runs in production or measures it. */
 const ROOTS = ['facades', 'src', 'schema', 'bench'];
@@ -13,15 +14,7 @@ const PUBLIC_UNDERSCORE_NAMES: Record<string, RegExp> = {
   'src/domains/audio/registry/chromaprint.ts': /^_(chromaprint_\w+|malloc|free)$/,
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-const files = () => ROOTS.flatMap((root) => sourceFiles(path.resolve(root)));
+const files = () => ROOTS.flatMap((root) => filesUnder(path.resolve(root)));
 const relative = (file: string) => path.relative(process.cwd(), file).split(path.sep).join('/');
 
 /** Reads of `._name` or `['_name']`: by convention a library's private field, free to change in a patch. */
