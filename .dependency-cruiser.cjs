@@ -8,13 +8,6 @@
  */
 const OUTSIDE_PLATFORM = { path: '^(src|schema|facades|test|bench)/', pathNot: '^src/platform/' };
 
-/**
- * Temporary: the domains that have no front door yet (their files are being moved). Anything may
- * still import their files, and their files may still reach inside other domains. Take a domain off
- * this list once its index.ts exists and its importers use it; drop the list when it is empty.
- */
-const DOMAINS_WITHOUT_A_FRONT_DOOR_YET = '^src/domains/(analytics|credits|payments|webhooks)/';
-
 /** The ORM's entity definitions and src/entities.ts, the list of them (see entities-stand-alone). */
 const ENTITY_FILES = '^src/(?:domains/[^/]+/.*\\.entity\\.ts|entities\\.ts)$';
 
@@ -67,7 +60,7 @@ module.exports = {
         // $1: the domain the importing file is in; outside src/domains, its top folder (no domain's name).
         path: '^(?:src/domains/|(?=(?:src|schema|facades)/))([^/]+)/',
         // Entity files and the list of them follow entities-stand-alone instead.
-        pathNot: [DOMAINS_WITHOUT_A_FRONT_DOOR_YET, ENTITY_FILES],
+        pathNot: ENTITY_FILES,
       },
       to: {
         path: '^src/domains/',
@@ -75,7 +68,6 @@ module.exports = {
           '^src/domains/$1/',
           '^src/domains/[^/]+/index\\.ts$',
           '^src/domains/delivery/adapters/index\\.ts$',
-          DOMAINS_WITHOUT_A_FRONT_DOOR_YET,
         ],
       },
     },

@@ -1,25 +1,25 @@
-import type { Profile } from '../src/domains/accounts/index.ts';
-import { VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/index.ts';
-import type { AiDetector } from '../src/domains/audio/index.ts';
-import { createHttpAiDetector, createLocalAiDetector } from '../src/domains/audio/index.ts';
-import type { ImageGenerator } from '../src/domains/cover-art/index.ts';
-import { imageGeneratorFor } from '../src/domains/cover-art/index.ts';
+import { type Profile, VERIFIED_TOKENS_CACHE, VerifiedTokens } from '../src/domains/accounts/index.ts';
+import { type AiDetector, createHttpAiDetector, createLocalAiDetector } from '../src/domains/audio/index.ts';
+import { type ImageGenerator, imageGeneratorFor } from '../src/domains/cover-art/index.ts';
 import { createSandboxAdapter, createSftpAdapter } from '../src/domains/delivery/adapters/index.ts';
-import type { Clock, Distributor, StoreAdapter } from '../src/domains/delivery/index.ts';
 import {
   createDeliveryDistributor,
+  type Distributor,
   ReleaseStatusCache,
+  type StoreAdapter,
   type StoreAdapters,
   storeAdapters,
-  systemClock,
 } from '../src/domains/delivery/index.ts';
 import { type Mailer, mailerFor } from '../src/domains/mail/index.ts';
 import { type AuthorizationCodes, NO_AUTHORIZATION_CODES } from '../src/domains/partners/index.ts';
-import type { PaymentsPort } from '../src/domains/payments/port.ts';
-import { createSandboxPayments } from '../src/domains/payments/sandbox-payments.ts';
-import { createStripePayments } from '../src/domains/payments/stripe-payments.ts';
+import {
+  createSandboxPayments,
+  createStripePayments,
+  type PaymentsPort,
+} from '../src/domains/payments/index.ts';
 import { listStoreConnections, senderIdentity } from '../src/domains/store-connections/index.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
+import { type Clock, systemClock } from '../src/platform/clock.ts';
 import type { AppConfig } from '../src/platform/config.ts';
 import { ConnectionState } from '../src/platform/connection-state.ts';
 import { isCacheNeutral } from '../src/platform/db/cache-neutral.ts';

@@ -1,5 +1,5 @@
-import { ingestQueue } from './domains/analytics/schedule.ts';
-import { autoReloadQueue } from './domains/credits/auto-reload-trigger.ts';
+import { ingestQueue } from './domains/analytics/index.ts';
+import { autoReloadQueue } from './domains/credits/index.ts';
 import { advanceQueue, workQueue } from './domains/delivery/index.ts';
 import { challengeQueue } from './domains/verified-email/index.ts';
 import type { QueueDefinition } from './platform/jobs/index.ts';

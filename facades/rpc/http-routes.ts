@@ -1,3 +1,4 @@
+import { FACTS, rateText } from '../../schema/facade-facts.ts';
 import { saveDraftDocument, submitDocument } from '../documents.ts';
 import { bodyField, header, integer, pathParam, query, type RestRoute } from '../rest/route.ts';
 import { revisionTag } from '../rest/routes/releases.ts';
@@ -38,7 +39,7 @@ export const agentHttpRoutes: RestRoute[] = [
     operationId: 'agentSubmitRelease',
     method: 'POST',
     path: '/submit',
-    summary: 'Submit a release (camelCase SubmitReleaseRequest); 3 per 5 minutes, 10 for insiders',
+    summary: `Submit a release (camelCase SubmitReleaseRequest); ${rateText(FACTS.agentSubmitRate)}`,
     tag: 'Agent HTTP',
     auth: 'bearer',
     document: submitDocument('AgentHttpSubmit'),

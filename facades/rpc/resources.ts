@@ -7,7 +7,7 @@ export interface ResourceRow {
   title?: string;
   description: string;
   mimeType: string;
-  /** MCP resource annotations: who it is for and how much it matters (0..1). */
+  /** MCP resource annotations: who it is for and how much it matters (from 0 to 1). */
   annotations?: { audience?: ('user' | 'assistant')[]; priority?: number };
   document: string;
   /** The field of `data` handed to `render`. */

@@ -1,17 +1,18 @@
-import { readFreshness } from '../../src/domains/analytics/ingest.ts';
-import type { DailyStreams, Kpis, StoreTotal } from '../../src/domains/analytics/kpis.ts';
 import {
+  type DailyStreams,
+  type Kpis,
   PERFORMANCE_SOURCES,
-  type ReleasePerformance,
-  readReleasePerformance,
-  type TrackPerformance,
-} from '../../src/domains/analytics/read-release-performance.ts';
-import {
   type PerformanceSummary,
+  type ReleasePerformance,
+  readFreshness,
   readPerformanceSummary,
+  readReleasePerformance,
+  resolveWindow,
+  type StoreTotal,
+  TOP_LIST_SIZE,
   type TopRelease,
-} from '../../src/domains/analytics/read-summary.ts';
-import { resolveWindow } from '../../src/domains/analytics/window.ts';
+  type TrackPerformance,
+} from '../../src/domains/analytics/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';
@@ -214,15 +215,15 @@ const ReleasePerformanceRef = builder
     }),
   });
 
-const LIMIT_MESSAGE = { message: 'must be between 1 and 50' };
+const LIMIT_MESSAGE = { message: `must be between ${TOP_LIST_SIZE.min} and ${TOP_LIST_SIZE.max}` };
 const limitArg = (what: string) => ({
   required: false as const,
-  defaultValue: 10,
-  description: `How many ${what} to list, 1..50 (default 10).`,
+  defaultValue: TOP_LIST_SIZE.default,
+  description: `How many ${what} to list, ${TOP_LIST_SIZE.min}..${TOP_LIST_SIZE.max} (default ${TOP_LIST_SIZE.default}).`,
   validate: {
     int: true,
-    min: [1, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
-    max: [50, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
+    min: [TOP_LIST_SIZE.min, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
+    max: [TOP_LIST_SIZE.max, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
   },
 });
 
@@ -247,8 +248,8 @@ builder.queryField('performanceSummary', (t) =>
     resolve: async (_root, args, context) => {
       const window = resolveWindow(args, new Date());
       const summary = await readPerformanceSummary(context.em, requirePrincipal(context).accountId, window, {
-        topReleases: args.topReleasesLimit ?? 10,
-        topStores: args.topStoresLimit ?? 10,
+        topReleases: args.topReleasesLimit ?? TOP_LIST_SIZE.default,
+        topStores: args.topStoresLimit ?? TOP_LIST_SIZE.default,
       });
       return { ...summary, freshness: freshnessOf(context) };
     },

@@ -1,11 +1,12 @@
-import type { CreditTransaction } from '../../src/domains/credits/credit-transaction.entity.ts';
-import { CREDIT_TRANSACTION_TYPES } from '../../src/domains/credits/credit-transaction.entity.ts';
 import {
+  CREDIT_TRANSACTION_TYPES,
   type CreditsSummary,
+  type CreditTransaction,
+  DEFAULT_TRANSACTION_LIMIT,
   MAX_TRANSACTION_LIMIT,
   pageOfTransactions,
   readCredits,
-} from '../../src/domains/credits/read-credits.ts';
+} from '../../src/domains/credits/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';
@@ -55,7 +56,7 @@ builder.queryField('credits', (t) =>
     args: {
       transactionLimit: t.arg.int({
         required: false,
-        defaultValue: 10,
+        defaultValue: DEFAULT_TRANSACTION_LIMIT,
         validate: {
           int: true,
           min: [0, { message: `must be between 0 and ${MAX_TRANSACTION_LIMIT}` }],
@@ -64,7 +65,11 @@ builder.queryField('credits', (t) =>
       }),
     },
     resolve: (_root, args, context) =>
-      readCredits(context.em, requirePrincipal(context).accountId, args.transactionLimit ?? 10),
+      readCredits(
+        context.em,
+        requirePrincipal(context).accountId,
+        args.transactionLimit ?? DEFAULT_TRANSACTION_LIMIT,
+      ),
   }),
 );
 

@@ -1,4 +1,4 @@
-import { checkoutLinkFor, type describeBundle, pricing } from '../../src/domains/credits/pricing.ts';
+import { checkoutLinkFor, type describeBundle, pricing } from '../../src/domains/credits/index.ts';
 import { builder, PUBLIC } from '../builder.ts';
 
 type Pricing = ReturnType<typeof pricing>;

@@ -1,10 +1,10 @@
 import {
+  AUTO_RELOAD_STATUSES,
   type AutoReloadView,
   MAX_THRESHOLD_CREDITS,
   readAutoReload,
   setAutoReload,
-} from '../../src/domains/payments/auto-reload.ts';
-import { AUTO_RELOAD_STATUSES } from '../../src/domains/payments/auto-reload-setting.entity.ts';
+} from '../../src/domains/payments/index.ts';
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

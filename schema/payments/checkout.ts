@@ -1,6 +1,9 @@
 import { attributedProvenance } from '../../src/domains/partners/index.ts';
-import { CHECKOUT_UI_MODES } from '../../src/domains/payments/checkout-session.entity.ts';
-import { type CheckoutView, createCheckout } from '../../src/domains/payments/create-checkout.ts';
+import { CHECKOUT_UI_MODES, type CheckoutView, createCheckout } from '../../src/domains/payments/index.ts';
+
+/** For the REST facade, which shows a checkout without a custom amount's null `packageId`. */
+export { checkoutBody } from '../../src/domains/payments/index.ts';
+
 import { builder, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { enumFromList } from '../enums.ts';

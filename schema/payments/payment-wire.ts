@@ -1,17 +1,15 @@
-import type { CheckoutSession } from '../../src/domains/payments/checkout-session.entity.ts';
-import { CHECKOUT_STATUSES } from '../../src/domains/payments/checkout-session.entity.ts';
 import {
-  type EventOutcome,
-  handlePaymentEvent,
-  PAYMENT_EVENT_RESULTS,
-} from '../../src/domains/payments/handle-event.ts';
-import {
+  CHECKOUT_STATUSES,
+  type CheckoutSession,
   declineSandboxCheckout,
+  type EventOutcome,
   findSandboxCheckout,
   findSandboxCheckoutBySecret,
+  handlePaymentEvent,
+  PAYMENT_EVENT_RESULTS,
   paySandboxCheckout,
   type SandboxPayResult,
-} from '../../src/domains/payments/sandbox-checkout.ts';
+} from '../../src/domains/payments/index.ts';
 import { forbidden, invalidRequest } from '../../src/platform/errors.ts';
 import { builder, FACADE_ONLY, PUBLIC } from '../builder.ts';
 import type { Context } from '../context.ts';

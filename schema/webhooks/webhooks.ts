@@ -8,11 +8,11 @@ import {
   pageOfWebhookDeliveries,
   redeliverWebhook,
   updateEndpoint,
+  WEBHOOK_DELIVERY_STATUSES,
   type WebhookDeliveryView,
   type WebhookEndpointView,
   webhookDeliveryView,
 } from '../../src/domains/webhooks/index.ts';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
 import { outboundPolicyFromConfig } from '../../src/platform/http/index.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';

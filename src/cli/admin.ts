@@ -22,7 +22,7 @@ import {
   VERIFIED_TOKENS_CACHE,
 } from '../domains/accounts/index.ts';
 import { importCatalogue } from '../domains/audio/index.ts';
-import { grantCredits } from '../domains/credits/grant-credits.ts';
+import { grantCredits } from '../domains/credits/index.ts';
 import { listOutbox } from '../domains/mail/index.ts';
 import { createPartner, disablePartner, listPartners, partnerView } from '../domains/partners/index.ts';
 import {

@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import { dayOf } from '../domains/analytics/days.ts';
-import { ingestMissedDays } from '../domains/analytics/ingest.ts';
-import { INGEST_QUEUE, nextRunAt } from '../domains/analytics/schedule.ts';
-import { type Clock, systemClock } from '../domains/delivery/index.ts';
+import { dayOf, INGEST_QUEUE, ingestMissedDays, nextRunAt } from '../domains/analytics/index.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /**

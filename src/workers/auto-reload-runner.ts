@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import { AUTO_RELOAD_QUEUE, type AutoReloadJobData } from '../domains/credits/auto-reload-trigger.ts';
-import { runAutoReload } from '../domains/payments/auto-reload-job.ts';
-import type { PaymentsPort } from '../domains/payments/port.ts';
+import { AUTO_RELOAD_QUEUE, type AutoReloadJobData } from '../domains/credits/index.ts';
+import { type PaymentsPort, runAutoReload } from '../domains/payments/index.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /** Works auto-reload jobs, one at a time per process (a handler that throws is retried by pg-boss). */

@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import type { Clock, StoreAdapters } from '../domains/delivery/index.ts';
+import type { StoreAdapters } from '../domains/delivery/index.ts';
 import type { Mailer } from '../domains/mail/index.ts';
-import type { PaymentsPort } from '../domains/payments/port.ts';
+import type { PaymentsPort } from '../domains/payments/index.ts';
 import { startWebhookDispatcher, startWebhookSender } from '../domains/webhooks/index.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { AppConfig } from '../platform/config.ts';
 import type { PubSub } from '../platform/events/pubsub.ts';
 import type { OutboxRelay } from '../platform/events/relay.ts';

@@ -1,17 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobResult, PgBoss } from 'pg-boss';
-import type { StoreAdapters } from '../domains/delivery/index.ts';
 import {
   ADVANCE_QUEUE,
   type AdvanceJobData,
   advanceRelease,
-  type Clock,
   resumeDeliveries,
   runStoreWork,
+  type StoreAdapters,
   type StoreWorkData,
-  systemClock,
   WORK_QUEUE,
 } from '../domains/delivery/index.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
 import { reportFailure } from '../platform/db/report-failure.ts';
 import type { Logger } from '../platform/logger.ts';
 

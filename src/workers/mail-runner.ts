@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import type { Clock } from '../domains/delivery/index.ts';
 import type { Mailer } from '../domains/mail/index.ts';
 import {
   CHALLENGE_QUEUE,
@@ -8,6 +7,7 @@ import {
   codeKey,
   issueChallenge,
 } from '../domains/verified-email/index.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /** Works the verified-email challenges: one code per job, mailed when the address has an account. */

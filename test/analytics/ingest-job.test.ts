@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../src/domains/analytics/days.ts';
 import { INGEST_QUEUE } from '../../src/domains/analytics/schedule.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { type Jobs, startJobs } from '../../src/platform/jobs/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startAnalyticsRunner } from '../../src/workers/analytics-runner.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domains/analytics/days.ts';
 import { ingestDay, ingestMissedDays } from '../../src/domains/analytics/ingest.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { graphql, request } from '../support/http.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../src/domains/analytics/days.ts';
 import { ingestMissedDays } from '../../src/domains/analytics/ingest.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { submittedRelease, useDeliveryOrm } from '../delivery/harness.ts';
 import { deliveriesOf, SANDBOX, tick } from '../delivery/support.ts';
 

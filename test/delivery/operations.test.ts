@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { OutboxEvent } from '../../src/platform/events/outbox-event.entity.ts';
 import { useTestApp } from '../support/app.ts';
 import { type AccountFixture, accountWithToken } from '../support/factories.ts';

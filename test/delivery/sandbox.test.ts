@@ -6,7 +6,6 @@ import {
 } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { addStores } from '../../src/domains/delivery/add-stores.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { createDeliveryDistributor } from '../../src/domains/delivery/delivery-distributor.ts';
 import { DistributorOfflineError } from '../../src/domains/delivery/distributor.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
@@ -17,6 +16,7 @@ import { storeStatuses } from '../../src/domains/delivery/store-statuses.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
 import { hasValidCheckDigit, ISRC_PATTERN } from '../../src/domains/releases/rules/engine/identifiers.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { DSPONE_URL, submittedRelease, useDeliveryOrm } from './harness.ts';
 import {
   brief,

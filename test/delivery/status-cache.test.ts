@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
 import { dispatchEvents } from '../../src/domains/webhooks/dispatch.ts';
 import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';

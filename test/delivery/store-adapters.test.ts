@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
-import { systemClock } from '../../src/domains/delivery/clock.ts';
 import type { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { readRecordedDelivery } from '../../src/domains/delivery/recorded-delivery.ts';
@@ -13,6 +12,7 @@ import type {
 import { type StoreAdapters, storeAdapters } from '../../src/domains/delivery/store-adapters.ts';
 import { secondsAfter } from '../../src/domains/delivery/transaction.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { type Jobs, startJobs } from '../../src/platform/jobs/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startDeliveryRunner } from '../../src/workers/delivery-runner.ts';

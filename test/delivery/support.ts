@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sandboxOnly } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
-import type { ManualClock } from '../../src/domains/delivery/clock.ts';
 import { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
 import { ReleaseJob } from '../../src/domains/delivery/release-job.entity.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
+import type { ManualClock } from '../../src/platform/clock.ts';
 import { OutboxEvent } from '../../src/platform/events/outbox-event.entity.ts';
 
 export const STEP = 60;

@@ -2,7 +2,7 @@ import { createClient } from 'graphql-ws';
 import { expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';

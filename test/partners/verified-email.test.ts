@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startOAuthSweeper } from '../../src/workers/oauth-sweeper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -1,6 +1,5 @@
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domains/delivery/clock.ts';
 import {
   DUPLICATE_WINDOW_SECONDS,
   dispatchEvent,
@@ -13,6 +12,7 @@ import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
 import { webhookDeliveryView } from '../../src/domains/webhooks/views.ts';
 import { listWebhookDeliveries, redeliverWebhook } from '../../src/domains/webhooks/webhook-deliveries.ts';
 import { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import type { AppError } from '../../src/platform/errors.ts';
 import type { OutboundClient } from '../../src/platform/http/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';

@@ -1,5 +1,6 @@
 import { type GraphQLSchema, print } from 'graphql';
 import { prepareOperation } from '../../../schema/execute.ts';
+import { FACTS } from '../../../schema/facade-facts.ts';
 import { getFacadeSchema } from '../../../schema/index.ts';
 import type { RestRoute } from '../route.ts';
 import { DISCOVERY_OPERATIONS } from './discovery-operations.ts';
@@ -20,7 +21,7 @@ export const API_TITLE = 'Tributary API';
 export const API_VERSION = '1.0.0';
 export const API_DESCRIPTION = [
   'Music distribution: upload audio and cover art, price and submit releases to digital stores, monitor',
-  'delivery, buy credits (1 credit = 1 USD; credits never expire).',
+  `delivery, buy credits (1 credit = ${FACTS.creditPriceUsd} USD; credits never expire).`,
   '',
   'Every REST call runs one GraphQL operation (shown as `x-graphql-document`); the same operation',
   'sent to `/graphql` answers the same data. Errors share one envelope (`Error`): `type`, `code`,',

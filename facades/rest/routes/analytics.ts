@@ -1,3 +1,4 @@
+import { FACTS, pageText } from '../../../schema/facade-facts.ts';
 import {
   PERFORMANCE_SUMMARY_FIELDS,
   RELEASE_PERFORMANCE_FIELDS,
@@ -17,7 +18,10 @@ const window = {
   ),
 };
 const limit = (name: string, what: string) =>
-  query(name, integer, `How many ${what} to list (1..50, default 10).`, { minimum: 1, maximum: 50 });
+  query(name, integer, `How many ${what} to list (${pageText(FACTS.topListSize)}).`, {
+    minimum: FACTS.topListSize.min,
+    maximum: FACTS.topListSize.max,
+  });
 
 export const analyticsRoutes: RestRoute[] = [
   {

@@ -1,3 +1,4 @@
+import { FACTS, rateText } from '../../../schema/facade-facts.ts';
 import { COVER_ART_FIELDS } from '../../selections.ts';
 import { bodyField, type RestRoute } from '../route.ts';
 
@@ -6,8 +7,7 @@ export const coverArtRoutes: RestRoute[] = [
     operationId: 'generateCoverArt',
     method: 'POST',
     path: '/cover-art',
-    summary:
-      'Generate cover art from a prompt, or edit a base image by it (5 per 2 minutes, 15 for insiders; no credits)',
+    summary: `Generate cover art from a prompt, or edit a base image by it (${rateText(FACTS.coverArtRate)}; no credits)`,
     tag: 'Audio intelligence and cover art',
     auth: 'bearer',
     document: /* GraphQL */ `

@@ -1,17 +1,17 @@
 import type { Request, Response } from 'express';
+import { FACTS, rangeText } from '../../../schema/facade-facts.ts';
+import { checkoutBody } from '../../../schema/payments/checkout.ts';
 import { AUTO_RELOAD_FIELDS, CHECKOUT_FIELDS } from '../../selections.ts';
 import { bodyField, header, type RestRoute } from '../route.ts';
 
 const TAG = 'Profile and credits';
 
-/** `packageId` is part of a checkout only for bundles: a custom amount leaves it out. */
-export function withoutNullPackage(body: unknown, _req: Request, res: Response): boolean {
-  if (body && typeof body === 'object' && (body as { packageId?: unknown }).packageId === null) {
-    const { packageId: _omitted, ...rest } = body as Record<string, unknown>;
-    res.status(200).json(rest);
-    return true;
-  }
-  return false;
+/** Answers with the checkout as REST shows it (see `checkoutBody`), when that differs from `body`. */
+function showCheckout(body: unknown, _req: Request, res: Response): boolean {
+  const shown = checkoutBody(body);
+  if (shown === body) return false;
+  res.status(200).json(shown);
+  return true;
 }
 
 export const creditRoutes: RestRoute[] = [
@@ -19,8 +19,7 @@ export const creditRoutes: RestRoute[] = [
     operationId: 'createCreditCheckout',
     method: 'POST',
     path: '/credits/checkout',
-    summary:
-      'Open a checkout for credits (1..1000 at 1 USD, or a package_id, which wins); credits are granted when the payment is confirmed',
+    summary: `Open a checkout for credits (${rangeText(FACTS.customCheckoutCredits)} at ${FACTS.creditPriceUsd} USD, or a package_id, which wins); credits are granted when the payment is confirmed`,
     tag: TAG,
     auth: 'bearer',
     document: /* GraphQL */ `
@@ -40,7 +39,7 @@ export const creditRoutes: RestRoute[] = [
       provenance: header('X-Svc-Provenance', 'A partner tag attributing the purchase.'),
     },
     select: 'checkout',
-    render: withoutNullPackage,
+    render: showCheckout,
   },
   {
     operationId: 'getAutoReload',

@@ -1,3 +1,4 @@
+import { FACTS, pageText } from '../../../schema/facade-facts.ts';
 import { invalidRequest } from '../../../src/platform/errors.ts';
 import { saveDraftDocument, submitDocument } from '../../documents.ts';
 import { QUOTE_FIELDS, RELEASE_DETAIL_FIELDS, RELEASE_SUMMARY_FIELDS } from '../../selections.ts';
@@ -54,9 +55,9 @@ export const releaseRoutes: RestRoute[] = [
     auth: 'bearer',
     document: `query ListReleases($limit: Int) { releases(limit: $limit) { ${RELEASE_SUMMARY_FIELDS} } }`,
     variables: {
-      limit: query('limit', integer, 'How many releases (1..500, default 100).', {
-        minimum: 1,
-        maximum: 500,
+      limit: query('limit', integer, `How many releases (${pageText(FACTS.releasesPage)}).`, {
+        minimum: FACTS.releasesPage.min,
+        maximum: FACTS.releasesPage.max,
       }),
     },
   },

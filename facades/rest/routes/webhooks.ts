@@ -1,3 +1,4 @@
+import { FACTS, pageText } from '../../../schema/facade-facts.ts';
 import { WEBHOOK_DELIVERY_FIELDS, WEBHOOK_ENDPOINT_FIELDS } from '../../selections.ts';
 import { bodyField, integer, pathParam, query, type RestRoute } from '../route.ts';
 
@@ -17,7 +18,7 @@ export const webhookRoutes: RestRoute[] = [
     operationId: 'createWebhook',
     method: 'POST',
     path: '/webhooks',
-    summary: 'Register an https endpoint (at most 5); the signing secret is returned this once',
+    summary: `Register an https endpoint (at most ${FACTS.maxWebhookEndpoints}); the signing secret is returned this once`,
     tag: TAG,
     auth: 'bearer',
     document: `mutation CreateWebhook($url: String!, $description: String, $eventTypes: [String!]) {
@@ -71,7 +72,10 @@ export const webhookRoutes: RestRoute[] = [
       deliveries: webhookDeliveries(endpointId: $id, limit: $limit) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
     variables: {
       id: pathParam('id'),
-      limit: query('limit', integer, 'How many (1..100, default 20).', { minimum: 1, maximum: 100 }),
+      limit: query('limit', integer, `How many (${pageText(FACTS.webhookLogPage)}).`, {
+        minimum: FACTS.webhookLogPage.min,
+        maximum: FACTS.webhookLogPage.max,
+      }),
     },
   },
   {

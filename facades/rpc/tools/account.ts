@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FACTS, pageText } from '../../../schema/facade-facts.ts';
 import { CREDITS_FIELDS, PROFILE_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
 
@@ -22,16 +23,18 @@ export const accountTools: ToolRow[] = [
     name: 'get_credits',
     title: 'Get credits',
     description:
-      'Credit balance (1 credit = 1 USD), the most recent ledger transactions (newest first; submission ' +
+      `Credit balance (1 credit = ${FACTS.creditPriceUsd} USD), the most recent ledger transactions (newest first; submission ` +
       'debits carry ref release:<id>) and totals used and purchased.',
     annotations: READ_ONLY,
     args: z.object({
       transactionLimit: z
         .int()
-        .min(0)
-        .max(100)
-        .default(10)
-        .describe('How many recent transactions to return, 0..100 (default 10).'),
+        .min(FACTS.transactionsPage.min)
+        .max(FACTS.transactionsPage.max)
+        .default(FACTS.transactionsPage.default)
+        .describe(
+          `How many recent transactions to return, ${pageText(FACTS.transactionsPage, 'in parentheses')}.`,
+        ),
     }),
     document: /* GraphQL */ `
       query AgentGetCredits($transactionLimit: Int) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FACTS, pageText } from '../../../schema/facade-facts.ts';
 import { PERFORMANCE_SUMMARY_FIELDS, RELEASE_PERFORMANCE_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
 
@@ -13,7 +14,12 @@ const toDate = z
   .optional()
   .describe('Last day, YYYY-MM-DD (default: today, UTC). The window is at most two years.');
 const limit = (what: string) =>
-  z.int().min(1).max(50).default(10).describe(`How many ${what} to list, 1..50 (default 10).`);
+  z
+    .int()
+    .min(FACTS.topListSize.min)
+    .max(FACTS.topListSize.max)
+    .default(FACTS.topListSize.default)
+    .describe(`How many ${what} to list, ${pageText(FACTS.topListSize, 'in parentheses')}.`);
 
 export const analyticsTools: ToolRow[] = [
   defineTool({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FACTS } from '../../../schema/facade-facts.ts';
 import { PRICING_FIELDS, STORE_CATALOG_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
 
@@ -7,7 +8,7 @@ export const catalogTools: ToolRow[] = [
     name: 'get_pricing',
     title: 'Get pricing',
     description:
-      'Credit pricing: 1 credit = 1 USD, credits per human and per AI song, the optional token offset, ' +
+      `Credit pricing: 1 credit = ${FACTS.creditPriceUsd} USD, credits per human and per AI song, the optional token offset, ` +
       'credit bundles with their discounts, auto-reload availability. Credits never expire.',
     annotations: READ_ONLY,
     args: z.object({}),

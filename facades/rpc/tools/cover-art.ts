@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FACTS, rateText } from '../../../schema/facade-facts.ts';
 import { COVER_ART_FIELDS } from '../../selections.ts';
 import { defineTool, type ToolRow } from '../tool.ts';
 
@@ -11,12 +12,12 @@ export const coverArtTools: ToolRow[] = [
       'Generate album cover art from a text prompt, or edit a previous cover (baseFileUrl, one of yours in the ' +
       'cover-art store) or an image of your own (baseImageBase64) by a prompt describing the change. Stored as ' +
       'a 3000x3000 PNG; returns fileUrl (use it as cover_art_file_url), model, edited and rateLimit.remaining. ' +
-      'With releaseId or conversationId the draft takes the cover. No credits are charged; 5 calls per 2 ' +
-      'minutes (15 for insiders). Errors: 400 bad prompt or base image, 403 base file not yours, 429 wait ' +
+      'With releaseId or conversationId the draft takes the cover. No credits are charged; ' +
+      `${rateText(FACTS.coverArtRate, { unit: 'calls', insiders: 'in parentheses' })}. Errors: 400 bad prompt or base image, 403 base file not yours, 429 wait ` +
       'retryAfterSeconds, 502 retry with the same prompt, 503 generation turned off here.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     args: z.object({
-      // Checked by the service (1..1500 characters) so that a missing or too long prompt answers 400.
+      // Checked by the service (COVER_ART_PROMPT's bounds) so that a missing or too long prompt answers 400.
       prompt: z
         .string()
         .optional()

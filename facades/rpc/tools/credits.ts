@@ -1,20 +1,25 @@
 import { z } from 'zod';
+import { FACTS, rangeText } from '../../../schema/facade-facts.ts';
 import { AUTO_RELOAD_FIELDS, CHECKOUT_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolRow } from '../tool.ts';
+
+const USD = FACTS.creditPriceUsd;
+const CUSTOM = rangeText(FACTS.customCheckoutCredits);
+const customCredits = z.int().min(FACTS.customCheckoutCredits.min).max(FACTS.customCheckoutCredits.max);
 
 export const creditTools: ToolRow[] = [
   defineTool({
     name: 'create_credit_checkout_session',
     title: 'Buy credits',
     description:
-      'Opens a checkout to buy credits: a bundle (packageId from get_pricing, which wins) or credits 1..1000 at ' +
-      '1 USD each. uiMode hosted returns {uiMode, url, sessionId, publishableKey, amount (cents), currency, credits, ' +
+      `Opens a checkout to buy credits: a bundle (packageId from get_pricing, which wins) or credits ${CUSTOM} at ` +
+      `${USD} USD each. uiMode hosted returns {uiMode, url, sessionId, publishableKey, amount (cents), currency, credits, ` +
       'expiresAt}: give the url to the user to pay; embedded returns {clientSecret, publishableKey, uiMode}. ' +
       'packageId is included for bundles. Credits arrive once the payment is confirmed (get_credits shows them); ' +
       'savePaymentMethod: true saves the card for auto-reload.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     args: z.object({
-      credits: z.int().min(1).max(1000).optional().describe('Credits to buy at 1 USD each (1..1000).'),
+      credits: customCredits.optional().describe(`Credits to buy at ${USD} USD each (${CUSTOM}).`),
       packageId: z.string().max(50).optional().describe('A bundle from get_pricing; wins over credits.'),
       savePaymentMethod: z.boolean().default(false).describe('Save the card for auto-reload.'),
       uiMode: z.enum(['hosted', 'embedded']).default('embedded').describe('hosted: a payment page URL.'),
@@ -61,16 +66,21 @@ export const creditTools: ToolRow[] = [
     title: 'Set auto-reload',
     description:
       'Turns auto-reload on or off. When a submission leaves the balance at or below thresholdCredits (default 0), ' +
-      'the saved card is charged for the reload: packageId (wins) or quantity credits at 1 USD each. Enabling ' +
-      'needs a saved card: buy once with create_credit_checkout_session savePaymentMethod: true. At most 3 ' +
-      'reloads a day. Returns the settings as get_autoreload.',
+      `the saved card is charged for the reload: packageId (wins) or quantity credits at ${USD} USD each. Enabling ` +
+      `needs a saved card: buy once with create_credit_checkout_session savePaymentMethod: true. At most ${FACTS.autoReloadsPerDay} ` +
+      `reloads a day. Returns the settings as get_autoreload.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     args: z.object({
       enabled: z.boolean().describe('Turn reloads on or off.'),
       packageId: z.string().max(50).optional().describe('A bundle from get_pricing; wins over quantity.'),
-      quantity: z.int().min(1).max(1000).optional().describe('Custom reload, credits at 1 USD each.'),
+      quantity: customCredits.optional().describe(`Custom reload, credits at ${USD} USD each.`),
       paymentMethodId: z.string().max(255).optional().describe('A saved card; omitted, the latest saved.'),
-      thresholdCredits: z.int().min(0).max(10_000).optional().describe('Reload at or below this balance.'),
+      thresholdCredits: z
+        .int()
+        .min(0)
+        .max(FACTS.maxThresholdCredits)
+        .optional()
+        .describe('Reload at or below this balance.'),
     }),
     document: /* GraphQL */ `
       mutation AgentSetAutoReload($enabled: Boolean!, $packageId: ID, $quantity: Int, $paymentMethodId: String,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FACTS } from '../../../schema/facade-facts.ts';
 import { saveDraftDocument, submitDocument } from '../../documents.ts';
 import { QUOTE_FIELDS, RELEASE_DETAIL_FIELDS, RELEASE_SUMMARY_FIELDS } from '../../selections.ts';
 import { defineTool, READ_ONLY, type ToolAnnotations, type ToolRow } from '../tool.ts';
@@ -41,8 +42,8 @@ export const releaseTools: ToolRow[] = [
     name: 'quote_release',
     title: 'Quote a release',
     description:
-      'Price tracks against your balance: 1 credit per human song, 2 per AI song, 0 for a track without audio, ' +
-      'tokenOffset +1. Returns per-track billing, balance (covered, shortfall), the cheapest bundle that covers ' +
+      `Price tracks against your balance: ${FACTS.creditsPerHumanTrack} credit per human song, ${FACTS.creditsPerAiTrack} per AI song, 0 for a track without audio, ` +
+      `tokenOffset +${FACTS.tokenOffsetCredits}. Returns per-track billing, balance (covered, shortfall), the cheapest bundle that covers ` +
       'a shortfall, and blockers. Creates and charges nothing.',
     annotations: READ_ONLY,
     args: z.object({ tracks, tokenOffset: z.boolean().default(false), release: payload.optional() }),

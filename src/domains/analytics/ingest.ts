@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../delivery/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { addDays, type Day, dayOf, monthOf } from './days.ts';
 import { sourcesOn } from './sources.ts';
 import { type StreamReports, sandboxStreamReports } from './stream-reports.ts';

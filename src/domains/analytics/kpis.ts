@@ -1,4 +1,4 @@
-import { reportingStoreName } from '../catalog/stores.ts';
+import { reportingStoreName } from '../catalog/index.ts';
 import { type Day, eachDay } from './days.ts';
 import type { DateWindow } from './window.ts';
 

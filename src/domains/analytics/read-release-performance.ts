@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, invalidRequest } from '../../platform/errors.ts';
-import { isReportingStore } from '../catalog/stores.ts';
-import { assertReleaseId, releaseNotFound } from '../releases/find-release.ts';
-import { Release } from '../releases/release.entity.ts';
+import { isReportingStore } from '../catalog/index.ts';
+import { assertReleaseId, Release, releaseNotFound } from '../releases/index.ts';
 import { addDays, type Day, dayOf } from './days.ts';
 import { readFreshness } from './ingest.ts';
 import { type DailyStreams, dailySeries, type Kpis, kpisOf, type StoreTotal, storeTotals } from './kpis.ts';

@@ -4,6 +4,9 @@ import { type DailyStreams, dailySeries, type Kpis, kpisOf, type StoreTotal, sto
 import { type DateWindow, precedingWindow } from './window.ts';
 import { partsSql, windowParts } from './window-parts.ts';
 
+/** How many top releases, stores or countries a read lists: the caller picks within these bounds. */
+export const TOP_LIST_SIZE = { min: 1, max: 50, default: 10 } as const;
+
 export interface TopRelease {
   releaseId: string;
   title: string | null;

@@ -1,4 +1,4 @@
-import { VIDEO_MUSIC_STORE } from '../catalog/stores.ts';
+import { VIDEO_MUSIC_STORE } from '../catalog/index.ts';
 import { type Day, daysBetween, weekdayOf } from './days.ts';
 
 /** A release live at a store, as the streaming reports see it. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { VIDEO_MUSIC_STORE } from '../catalog/stores.ts';
+import { VIDEO_MUSIC_STORE } from '../catalog/index.ts';
 import type { Day } from './days.ts';
 import type { StreamSource } from './stream-reports.ts';
 

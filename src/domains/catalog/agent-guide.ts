@@ -1,4 +1,4 @@
-import { CREDITS_PER_AI_TRACK, CREDITS_PER_HUMAN_TRACK, TOKEN_OFFSET_CREDITS } from '../credits/pricing.ts';
+import { CREDITS_PER_AI_TRACK, CREDITS_PER_HUMAN_TRACK, TOKEN_OFFSET_CREDITS } from '../credits/index.ts';
 
 /** Served as `mcp://docs/agent-guide` and GET /api/mcp/docs. */
 export const AGENT_GUIDE_MARKDOWN = `# Tributary agent guide

@@ -9,6 +9,8 @@ export {
 export {
   DEFAULT_STORE_IDS,
   findStore,
+  isReportingStore,
+  reportingStoreName,
   resolveStoreId,
   SELECTION_SEMANTICS,
   STORE_KINDS,
@@ -18,4 +20,5 @@ export {
   UGC_STORE_IDS,
   type UgcPolicyCatalogEntry,
   type UgcPolicyCode,
+  VIDEO_MUSIC_STORE,
 } from './stores.ts';

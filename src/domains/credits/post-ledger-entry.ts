@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 import { enqueueAutoReload, IN_FLIGHT_TIMEOUT_SECONDS } from './auto-reload-trigger.ts';
 import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity.ts';
 

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keysetPage, type Page, type PageArgs } from '../../platform/db/keyset.ts';
-import { getAccount } from '../accounts/get-account.ts';
+import { getAccount } from '../accounts/index.ts';
 import { CreditTransaction } from './credit-transaction.entity.ts';
 
 export const MAX_TRANSACTION_LIMIT = 100;
+export const DEFAULT_TRANSACTION_LIMIT = 10;
 
 export interface CreditsSummary {
   balance: number;

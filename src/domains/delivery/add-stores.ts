@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../platform/clock.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { findStore } from '../catalog/index.ts';
 import type { Release } from '../releases/index.ts';
-import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { QueueResult, SkippedStore } from './distributor.ts';
 import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';

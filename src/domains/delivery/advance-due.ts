@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../platform/clock.ts';
 import { type AdvanceResult, advanceRelease } from './advance-release.ts';
-import type { Clock } from './clock.ts';
 import { readOutages } from './outages.ts';
 import type { StoreAdapters } from './store-adapters.ts';
 

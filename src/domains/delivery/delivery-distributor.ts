@@ -1,6 +1,6 @@
+import { type Clock, systemClock } from '../../platform/clock.ts';
 import type { Release } from '../releases/index.ts';
 import { addStores } from './add-stores.ts';
-import { type Clock, systemClock } from './clock.ts';
 import type { Distributor } from './distributor.ts';
 import { enqueueRelease } from './enqueue-release.ts';
 import { requestTakedown } from './request-takedown.ts';

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../platform/clock.ts';
 import { DEFAULT_STORE_IDS, findStore } from '../catalog/index.ts';
-import type { ReleaseTrack } from '../releases/index.ts';
-import { Release } from '../releases/index.ts';
-import type { Clock } from './clock.ts';
+import { Release, type ReleaseTrack } from '../releases/index.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { QueueResult, SkippedStore } from './distributor.ts';
 import { type EligibilityOptions, eligibilityFor } from './eligibility.ts';

@@ -1,5 +1,4 @@
 export { advanceRelease } from './advance-release.ts';
-export { type Clock, systemClock } from './clock.ts';
 export { createDeliveryDistributor } from './delivery-distributor.ts';
 export { type Distributor, SKIP_REASONS, type SkipReason } from './distributor.ts';
 export {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../platform/clock.ts';
 import type { Release } from '../releases/index.ts';
-import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import type { SkippedStore, TakedownResult } from './distributor.ts';
 import { addStep, settleJob } from './job.ts';

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../platform/clock.ts';
 import { Release } from '../releases/index.ts';
-import type { Clock } from './clock.ts';
 import { Delivery } from './delivery.entity.ts';
 import { type StoreWorkData, scheduleAdvance } from './schedule.ts';
 import type { StoreAdapters } from './store-adapters.ts';

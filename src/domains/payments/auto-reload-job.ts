@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account } from '../accounts/account.entity.ts';
-import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { Account } from '../accounts/index.ts';
+import { postLedgerEntry } from '../credits/index.ts';
 import { AutoReloadSetting, type AutoReloadStatus } from './auto-reload-setting.entity.ts';
 import type { PaymentsPort } from './port.ts';
 import { recordPayment } from './record-payment.ts';

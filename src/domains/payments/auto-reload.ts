@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, invalidRequest, validationFailed } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
-import { BUNDLES, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
+import { Account } from '../accounts/index.ts';
+import { BUNDLES, CUSTOM_CHECKOUT_CREDITS } from '../credits/index.ts';
 import { AutoReloadSetting, type AutoReloadStatus } from './auto-reload-setting.entity.ts';
 import { checkoutItem } from './create-checkout.ts';
 import { SavedCard } from './saved-card.entity.ts';

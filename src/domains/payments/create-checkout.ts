@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalidRequest } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
-import { getAccount } from '../accounts/get-account.ts';
-import { BUNDLES, CREDIT_PRICE_CENTS, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
+import { Account, getAccount } from '../accounts/index.ts';
+import { BUNDLES, CREDIT_PRICE_CENTS, CUSTOM_CHECKOUT_CREDITS } from '../credits/index.ts';
 import { CheckoutSession, type CheckoutUiMode } from './checkout-session.entity.ts';
 import { PaymentCustomer } from './payment-customer.entity.ts';
 import type { PaymentsPort } from './port.ts';
@@ -29,6 +28,16 @@ export interface CheckoutView {
   credits: number;
   packageId: string | null;
   expiresAt: Date;
+}
+
+/**
+ * A checkout's body as REST shows it: `packageId` belongs to a bundle's checkout only, so a custom
+ * amount's body leaves it out (rather than carrying `null`). The same object when there is nothing to drop.
+ */
+export function checkoutBody<T>(body: T): T | Omit<T, 'packageId'> {
+  if (!body || typeof body !== 'object' || (body as { packageId?: unknown }).packageId !== null) return body;
+  const { packageId: _customAmount, ...rest } = body as T & { packageId: null };
+  return rest;
 }
 
 /** What the checkout sells: a bundle (`packageId` wins) or 1..1000 credits at 1 USD each. */

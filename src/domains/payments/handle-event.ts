@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Stripe from 'stripe';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
-import { Account } from '../accounts/account.entity.ts';
-import { postLedgerEntry } from '../credits/post-ledger-entry.ts';
+import { Account } from '../accounts/index.ts';
+import { postLedgerEntry } from '../credits/index.ts';
 import { creditReload } from './auto-reload-job.ts';
 import { CheckoutSession } from './checkout-session.entity.ts';
 import { Payment } from './payment.entity.ts';

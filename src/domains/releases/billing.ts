@@ -5,7 +5,7 @@ import {
   cheapestBundleCovering,
   describeBundle,
   TOKEN_OFFSET_CREDITS,
-} from '../credits/pricing.ts';
+} from '../credits/index.ts';
 import { isAiDeclared } from './rules/engine/index.ts';
 import type { RuleContext, TrackInput } from './rules/engine/types.ts';
 

@@ -1,4 +1,4 @@
-export { consumeAgentSubmitAllowance } from './agent-submit-allowance.ts';
+export { AGENT_SUBMIT_LIMIT, consumeAgentSubmitAllowance } from './agent-submit-allowance.ts';
 export { type ArtistProfile, artistProfilesOf } from './artist-profiles.ts';
 export { CHARGE_REASONS, type TrackCharge } from './billing.ts';
 export { detectAudioAi } from './detect-track-ai.ts';
@@ -6,7 +6,13 @@ export { assertReleaseId, findOwnedRelease, releaseNotFound, releaseNotOwned } f
 export { pageOfReleases } from './page-releases.ts';
 export { PAYLOAD_LIMITS, type PayloadPart, payloadLimitsText, payloadProblems } from './payload-limits.ts';
 export { type Quote, type QuoteInput, quoteRelease } from './quote-release.ts';
-export { getReleaseMetadata, listReleases, mergedMetadata } from './read-releases.ts';
+export {
+  DEFAULT_LIST_LIMIT,
+  getReleaseMetadata,
+  listReleases,
+  MAX_LIST_LIMIT,
+  mergedMetadata,
+} from './read-releases.ts';
 export { AGGREGATE_STATUSES, type AggregateStatus, RELEASE_STATUSES, Release } from './release.entity.ts';
 export { ReleaseArtist } from './release-artist.entity.ts';
 export { primaryArtistsOf } from './release-artists.ts';

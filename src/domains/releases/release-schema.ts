@@ -1,5 +1,5 @@
 import { resolveStoreId } from '../catalog/index.ts';
-import { CREDITS_PER_AI_TRACK, CREDITS_PER_HUMAN_TRACK, TOKEN_OFFSET_CREDITS } from '../credits/pricing.ts';
+import { CREDITS_PER_AI_TRACK, CREDITS_PER_HUMAN_TRACK, TOKEN_OFFSET_CREDITS } from '../credits/index.ts';
 
 const REQUIRED = {
   release: ['title', 'primary_artist_name', 'genre', 'release_date', 'cover_art_file_url'],

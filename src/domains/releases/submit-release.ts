@@ -3,9 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
-import { CreditTransaction } from '../credits/credit-transaction.entity.ts';
-import { InsufficientCreditsError, moveCredits } from '../credits/post-ledger-entry.ts';
-import { CHECKOUT_TOOL, CUSTOM_CHECKOUT_CREDITS } from '../credits/pricing.ts';
+import {
+  CHECKOUT_TOOL,
+  CreditTransaction,
+  CUSTOM_CHECKOUT_CREDITS,
+  InsufficientCreditsError,
+  moveCredits,
+} from '../credits/index.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../platform/clock.ts';
 import { constantTimeEqual } from '../../platform/crypto.ts';
 import { invalidRequest } from '../../platform/errors.ts';
 import { type QueueDefinition, sendInTransaction } from '../../platform/jobs/index.ts';
@@ -16,7 +17,6 @@ import {
   SCOPES,
   type Scope,
 } from '../accounts/index.ts';
-import type { Clock } from '../delivery/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { codeMail } from './code-mail.ts';
 import { EmailChallenge } from './email-challenge.entity.ts';

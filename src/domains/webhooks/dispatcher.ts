@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { type Clock, systemClock } from '../../platform/clock.ts';
 import { reportFailure } from '../../platform/db/report-failure.ts';
 import type { PublishedEvent, PubSub } from '../../platform/events/pubsub.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type Clock, systemClock } from '../delivery/clock.ts';
 import { type DispatchResult, dispatchEvents, publishedEventsAfter, readDispatchCursor } from './dispatch.ts';
 
 /** Events fanned out per transaction when a burst queues up. */

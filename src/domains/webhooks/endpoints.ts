@@ -4,7 +4,7 @@ import { conflict, invalidRequest, notFound } from '../../platform/errors.ts';
 import type { OutboundPolicy, Resolver } from '../../platform/http/index.ts';
 import { isUuid } from '../../platform/ids.ts';
 import { seal } from '../../platform/secret-box.ts';
-import { Account } from '../accounts/account.entity.ts';
+import { Account } from '../accounts/index.ts';
 import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
 import { checkWebhookUrl } from './url-check.ts';
 import { MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoint } from './webhook-endpoint.entity.ts';

@@ -1,4 +1,4 @@
-import { RELEASE_EVENT_TYPES } from '../delivery/events.ts';
+import { RELEASE_EVENT_TYPES } from '../delivery/index.ts';
 
 /**
  * Every event kind webhooks can carry: the release events. A new endpoint subscribes to this list as it

@@ -9,6 +9,12 @@ export {
   type WebhookEndpointView,
   webhookDeliveryView,
 } from './views.ts';
-export { listWebhookDeliveries, pageOfWebhookDeliveries, redeliverWebhook } from './webhook-deliveries.ts';
-export { WebhookDelivery } from './webhook-delivery.entity.ts';
-export { WebhookEndpoint } from './webhook-endpoint.entity.ts';
+export {
+  DEFAULT_WEBHOOK_LOG_LIMIT,
+  listWebhookDeliveries,
+  MAX_WEBHOOK_LOG_LIMIT,
+  pageOfWebhookDeliveries,
+  redeliverWebhook,
+} from './webhook-deliveries.ts';
+export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery } from './webhook-delivery.entity.ts';
+export { MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoint } from './webhook-endpoint.entity.ts';

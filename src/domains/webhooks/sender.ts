@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { type Clock, systemClock } from '../../platform/clock.ts';
 import { reportFailure } from '../../platform/db/report-failure.ts';
 import type { OutboundClient } from '../../platform/http/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createWakeup, type Wakeup } from '../../platform/wakeup.ts';
-import { type Clock, systemClock } from '../delivery/clock.ts';
 import { type ClaimedWebhookDelivery, claimDue, releaseClaims } from './claim.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import type { Sent } from './record.ts';
