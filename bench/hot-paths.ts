@@ -13,7 +13,7 @@
  * in-process. The agent's answer carries the value's JSON text a second time, as an escaped string:
  * that copy is measured alone beside them.
  */
-
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { compileRoutes, variablesFor } from '../facades/rest/router.ts';
 import { restRoutes } from '../facades/rest/routes/index.ts';
@@ -71,6 +71,33 @@ try {
   );
   const prepared = prepareOperation(STATUS_QUERY);
   const graphqlBody = JSON.stringify({ query: STATUS_QUERY, variables: { id: releaseId } });
+  // The same document by reference: registered once (Automatic Persisted Queries), then named by hash.
+  const statusHash = createHash('sha256').update(STATUS_QUERY).digest('hex');
+  const persistedQuery = { version: 1, sha256Hash: statusHash };
+  const registration = await fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: STATUS_QUERY,
+      variables: { id: releaseId },
+      extensions: { persistedQuery },
+    }),
+  });
+  if (registration.status !== 200) throw new Error(`registering the status document: ${registration.status}`);
+  const persistedBody = JSON.stringify({ documentId: `sha256:${statusHash}`, variables: { id: releaseId } });
+  const persistedGet = `${app.url}/graphql?${new URLSearchParams({
+    documentId: `sha256:${statusHash}`,
+    variables: JSON.stringify({ id: releaseId }),
+  })}`;
+  // A document the server has never seen, every request (a comment makes each text new).
+  let fresh = 0;
+  const newDocument = (request: { body?: string | Buffer }) => {
+    fresh += 1;
+    return {
+      ...request,
+      body: JSON.stringify({ query: `${STATUS_QUERY} # ${fresh}`, variables: { id: releaseId } }),
+    };
+  };
   const toolBody = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -161,6 +188,33 @@ try {
       ),
     () =>
       measureHttp(
+        'status, GraphQL persisted (POST documentId)',
+        { url: `${app.url}/graphql`, method: 'POST', headers: json, body: persistedBody },
+        SECONDS,
+        connections,
+      ),
+    () =>
+      measureHttp(
+        'status, GraphQL persisted (GET documentId)',
+        { url: persistedGet, headers: auth },
+        SECONDS,
+        connections,
+      ),
+    () =>
+      measureHttp(
+        'status, GraphQL a new document each request',
+        {
+          url: `${app.url}/graphql`,
+          method: 'POST',
+          headers: json,
+          body: graphqlBody,
+          setupRequest: newDocument as never,
+        },
+        SECONDS,
+        connections,
+      ),
+    () =>
+      measureHttp(
         'status, tools/call get_release_status',
         { url: `${app.url}/api/mcp`, method: 'POST', headers: json, body: toolBody },
         SECONDS,
@@ -174,7 +228,10 @@ try {
     for (const scenario of scenarios(connections)) rows.push(await scenario());
     console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
     printTable(rows);
-    const [floor, status, me, rest, graphqlHttp, tool] = rows as [
+    const [floor, status, me, rest, graphqlHttp, persistedPost, persistedGet, newDocuments, tool] = rows as [
+      Measurement,
+      Measurement,
+      Measurement,
       Measurement,
       Measurement,
       Measurement,
@@ -188,6 +245,13 @@ try {
     console.log(
       `  release status: REST ${ratio(rest)}, GraphQL ${ratio(graphqlHttp)}, agent tool ${ratio(tool)} ` +
         `(target ≥ ${connections === 1 ? '0.50, p99 ≤ 2 ms' : '0.40'}); REST p99 ${rest.p99.toFixed(2)} ms`,
+    );
+    const ofRest = (m: Measurement) => (m.requestsPerSecond / rest.requestsPerSecond).toFixed(3);
+    console.log(
+      `ratios to the REST status (throughput): GraphQL persisted POST ${ofRest(persistedPost)}, GET ` +
+        `${ofRest(persistedGet)} (target ≥ 0.90; p99 ${persistedPost.p99.toFixed(2)} / ${persistedGet.p99.toFixed(2)} ms), ` +
+        `GraphQL text ${ofRest(graphqlHttp)}, a new document each request ${ofRest(newDocuments)} (target ≥ 0.60), ` +
+        `agent tool ${ofRest(tool)} (target ≥ 0.85)`,
     );
   }
 

@@ -8,6 +8,7 @@ import express, {
   type RequestHandler,
   type Response,
 } from 'express';
+import { getSchema } from '../schema/index.ts';
 import type { AppServices } from '../schema/services.ts';
 import { UNKNOWN_OPERATION } from '../src/platform/metrics/index.ts';
 import { runWithRequestId } from '../src/platform/request-scope.ts';
@@ -16,6 +17,8 @@ import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
 import { parsedGraphQLBody } from './graphql/parsed-body.ts';
+import { persistedDocumentsFor } from './graphql/persisted/manifest.ts';
+import { persistedDocumentPath } from './graphql/persisted/persisted-path.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler, measuredGraphQL } from './graphql/yoga.ts';
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { attachMetrics, createMetricsRoute, markArrival, observeRequest } from './metrics.ts';
@@ -86,10 +89,12 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   // Before every body parser: the authorization server reads its own bodies.
   http.use(onlyUnder(OAUTH_PATH_PREFIXES, createOAuthRoutes(app).router));
   const yoga = createGraphQLHandler(app);
+  const documents = persistedDocumentsFor(getSchema(), app.config.GRAPHQL_DOCUMENTS_FILE);
   http.use(
     yoga.graphqlEndpoint,
     refuseUnreadableGraphQLBodies,
     parsedGraphQLBody(app),
+    persistedDocumentPath(app, documents, { trustedOnly: app.config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY }),
     measuredGraphQL(app, yoga),
   );
   // Before /v1's JSON parser: payment events are verified over their raw bytes.

@@ -51,19 +51,30 @@ export function useCompiledRepeats(): Plugin {
         )) as ExecutionResult;
         if (!('data' in result)) return executeFn(execution);
         const source = execution.document.loc?.source;
-        return result.errors && source
-          ? { ...result, errors: result.errors.map((e) => placed(e, source)) }
-          : result;
+        return inExecutorOrder(result, source ? (e) => placed(e, source) : (e) => e);
       });
     },
   };
 }
 
 /**
+ * A compiled result as graphql-js's executor writes one: `errors` (each passed through `each`) before
+ * `data`, so that an answer's bytes do not depend on which executor ran it. graphql-jit puts `data` first.
+ */
+export function inExecutorOrder(
+  result: ExecutionResult,
+  each: (error: GraphQLError) => GraphQLError,
+): ExecutionResult {
+  if (!result.errors) return result;
+  const { errors, data, ...rest } = result;
+  return { errors: errors.map(each), data, ...rest };
+}
+
+/**
  * A compiled run's error names its place by `locations` alone (graphql-jit keeps no AST nodes); yoga
  * writes an error's locations from its nodes or its source and positions, so the error gets those.
  */
-function placed(error: GraphQLError, source: Source): GraphQLError {
+export function placed(error: GraphQLError, source: Source): GraphQLError {
   if (error.nodes || error.positions || !error.locations?.length) return error;
   const lineStarts = [0];
   for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);

@@ -5,7 +5,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { authenticate, bearerToken, type Context, createContext } from '../../schema/context.ts';
-import { appErrorExtensions, errorTypeOf, normaliseError } from '../../schema/errors.ts';
+import { appErrorExtensions, normaliseError } from '../../schema/errors.ts';
 import { getSchema } from '../../schema/index.ts';
 import { refuseHostileInput } from '../../schema/input-guard.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -15,8 +15,8 @@ import { UNKNOWN_OPERATION } from '../../src/platform/metrics/index.ts';
 import { currentRequestId } from '../../src/platform/request-scope.ts';
 import { clientInfo } from '../client-info.ts';
 import { observeRequest } from '../metrics.ts';
-import { isErrorType } from '../rest/errors.ts';
 import { useCompiledRepeats } from './compiled-repeats.ts';
+import { countGraphQLError } from './error-metrics.ts';
 import { createFanOut } from './fan-out.ts';
 import { graphiql } from './graphiql.ts';
 import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
@@ -124,12 +124,6 @@ function useMetrics(app: AppServices): Plugin {
       }
     },
   };
-}
-
-/** One GraphQL error in the metrics, by its type (`api_error` when it names none of ours). */
-function countGraphQLError(app: AppServices, error: Parameters<typeof errorTypeOf>[0]): void {
-  const type = errorTypeOf(error);
-  app.metrics.countError('graphql', isErrorType(type) ? type : 'api_error');
 }
 
 /** Input no operation may carry (NUL characters), refused before any resolver runs. */

@@ -42,6 +42,8 @@ const configSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRAPHIQL: bool.optional(),
     GRAPHQL_BATCH_LOADS: bool.default(true),
+    GRAPHQL_DOCUMENTS_FILE: z.string().min(1).optional(),
+    GRAPHQL_TRUSTED_DOCUMENTS_ONLY: bool.default(false),
     OUTBOUND_ALLOW_PRIVATE: bool.default(false),
     OUTBOUND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
@@ -121,6 +123,11 @@ const configSchema = z
       .min(60)
       .max(7 * 86_400)
       .default(86_400),
+  })
+  .refine((c) => !c.GRAPHQL_TRUSTED_DOCUMENTS_ONLY || c.GRAPHQL_DOCUMENTS_FILE, {
+    message:
+      'GRAPHQL_TRUSTED_DOCUMENTS_ONLY=true needs GRAPHQL_DOCUMENTS_FILE, the manifest of the documents to run',
+    path: ['GRAPHQL_DOCUMENTS_FILE'],
   })
   .refine((c) => c.STORAGE_DRIVER !== 's3' || c.S3_BUCKET, {
     message: 'S3_BUCKET is required when STORAGE_DRIVER=s3',

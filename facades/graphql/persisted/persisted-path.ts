@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ExecutionResult } from 'graphql';
+import { authenticate, bearerToken, createContext } from '../../../schema/context.ts';
+import { normaliseError } from '../../../schema/errors.ts';
+import { refuseHostileInput } from '../../../schema/input-guard.ts';
+import type { AppServices } from '../../../schema/services.ts';
+import { AppError } from '../../../src/platform/errors.ts';
+import { clientInfo } from '../../client-info.ts';
+import { observeRequest } from '../../metrics.ts';
+import { inExecutorOrder, placed } from '../compiled-repeats.ts';
+import { countGraphQLError } from '../error-metrics.ts';
+import { sendGraphQLRefusal } from '../media-types.ts';
+import {
+  DocumentRefusedError,
+  operationOf,
+  type PersistedDocument,
+  type PersistedDocumentStore,
+  REGISTRATION_LIMITS,
+  sha256Of,
+} from './document-store.ts';
+import { asTextRequest, type DocumentReference, documentReferenceOf } from './reference.ts';
+
+/** Registrations per caller: REGISTRATION_LIMITS, in the shared rate-limit store. */
+const REGISTRATION_RULE = {
+  name: 'graphql-document-registration',
+  points: REGISTRATION_LIMITS.perCallerPerMinute,
+  windowSeconds: 60,
+};
+
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+
+/** The media types yoga answers a query or mutation in, in its order of preference. */
+const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'] as const;
+
+/**
+ * The media type yoga would answer in for this Accept header (the first type the client lists that a
+ * regular result can take), or null when yoga would choose otherwise: then yoga answers.
+ */
+export function acceptedMediaType(accept: string | undefined): (typeof REGULAR_TYPES)[number] | null {
+  const asked = (accept || '*/*')
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',')
+    .filter((part) => {
+      const charset = part.split(';').find((param) => param.includes('charset='));
+      return !charset || charset === 'charset=utf-8';
+    })
+    .map((part) => part.split(';')[0]!);
+  for (const type of asked) {
+    const [askedMain, askedSub] = type.split('/');
+    for (const offered of REGULAR_TYPES) {
+      const [main, sub] = offered.split('/');
+      if ((askedMain === '*' || askedMain === main) && (askedSub === '*' || askedSub === sub)) {
+        // Yoga takes the last of the client's matches within the first type that matches at all.
+        return type === offered ? offered : 'application/json';
+      }
+    }
+  }
+  return null;
+}
+
+export interface PersistedPathOptions {
+  /** GRAPHQL_TRUSTED_DOCUMENTS_ONLY: only the manifest's documents run. */
+  trustedOnly: boolean;
+}
+
+/**
+ * `/graphql` for documents sent by reference (a `documentId`, an Automatic Persisted Query hash), and,
+ * with only trusted documents allowed, for texts of the manifest's documents. A document the store
+ * holds runs compiled, without parsing or validating, and is answered here. Whatever this path does
+ * not answer itself (a text it need not check, a signed-out or refused token, variables that do not
+ * coerce, a subscription, an Accept or an Origin that yoga's headers answer) goes to yoga, with the
+ * document's text in place of its reference: the answer is then exactly what the text alone gets.
+ */
+export function persistedDocumentPath(
+  app: AppServices,
+  store: PersistedDocumentStore,
+  options: PersistedPathOptions,
+): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    answer(app, store, options, req, res, next).catch(next);
+  };
+}
+
+async function answer(
+  app: AppServices,
+  store: PersistedDocumentStore,
+  { trustedOnly }: PersistedPathOptions,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): Promise<void> {
+  const reference = documentReferenceOf(req);
+  if (!reference) {
+    next();
+    return;
+  }
+  const found = await documentFor(app, store, trustedOnly, reference, req, res);
+  if (found === 'answered') return;
+  if (found === 'generic') {
+    next();
+    return;
+  }
+  if (!(await run(app, found, reference, req, res))) {
+    asTextRequest(req, reference, found.source);
+    next();
+  }
+}
+
+/** The document the request names, 'generic' for yoga's path, or 'answered' when refused here. */
+async function documentFor(
+  app: AppServices,
+  store: PersistedDocumentStore,
+  trustedOnly: boolean,
+  reference: DocumentReference,
+  req: Request,
+  res: Response,
+): Promise<PersistedDocument | 'generic' | 'answered'> {
+  const refuse = (status: number, type: AppError['type'], code: string, message: string) => {
+    sendGraphQLRefusal(res, status, { type, code, message });
+    observeRequest(app.metrics.graphqlOperation('anonymous'), res, true);
+    return 'answered' as const;
+  };
+  const { query, documentId, persistedQuery } = reference;
+  if (documentId !== undefined) {
+    if (query !== undefined || persistedQuery)
+      return refuse(
+        400,
+        'invalid_request_error',
+        'document_id_with_query',
+        'Send the document by documentId or by query, not both.',
+      );
+    const document = store.find(documentId);
+    if (document) return document;
+    return refuse(
+      404,
+      'not_found_error',
+      'persisted_query_not_found',
+      `No persisted document has the documentId "${documentId.slice(0, 200)}": send the document's text as query (or, with Automatic Persisted Queries, the text with its hash to register it).`,
+    );
+  }
+  if (persistedQuery) {
+    const { version, sha256Hash } = persistedQuery;
+    if (version !== 1 || typeof sha256Hash !== 'string' || !SHA256_HEX.test(sha256Hash))
+      return refuse(
+        400,
+        'invalid_request_error',
+        'invalid_persisted_query',
+        'extensions.persistedQuery must be {"version": 1, "sha256Hash": "<64 hex digits>"}.',
+      );
+    const hash = sha256Hash.toLowerCase();
+    const held = store.find(hash);
+    if (query === undefined) {
+      // The message is the protocol's: clients send the text on seeing it.
+      return held ?? refuse(404, 'not_found_error', 'persisted_query_not_found', 'PersistedQueryNotFound');
+    }
+    if (sha256Of(query) !== hash)
+      return refuse(
+        400,
+        'invalid_request_error',
+        'persisted_query_hash_mismatch',
+        `The query's SHA-256 is ${sha256Of(query)}, not the sha256Hash sent (${hash}).`,
+      );
+    if (held && (held.trusted || !trustedOnly)) return held;
+    if (trustedOnly) return refuseUntrusted(refuse);
+    return registered(app, store, query, req, res, refuse);
+  }
+  if (query === undefined || !trustedOnly) return 'generic';
+  const trusted = store.find(sha256Of(query));
+  return trusted?.trusted ? trusted : refuseUntrusted(refuse);
+}
+
+const refuseUntrusted = (refuse: (s: number, t: AppError['type'], c: string, m: string) => 'answered') =>
+  refuse(
+    403,
+    'permission_error',
+    'trusted_documents_only',
+    'This server runs trusted documents only: send the documentId of a document in its manifest (GRAPHQL_DOCUMENTS_FILE), or ask its operator to add yours.',
+  );
+
+/** Registers an APQ document for the caller, within the rate limit; its refusal is yoga's to word. */
+async function registered(
+  app: AppServices,
+  store: PersistedDocumentStore,
+  query: string,
+  req: Request,
+  res: Response,
+  refuse: (s: number, t: AppError['type'], c: string, m: string) => 'answered',
+): Promise<PersistedDocument | 'generic' | 'answered'> {
+  let caller: string;
+  try {
+    const principal = await authenticate(app, bearerToken(req.headers.authorization));
+    caller = principal ? `account:${principal.accountId}` : `address:${req.ip ?? 'unknown'}`;
+  } catch {
+    return 'generic'; // yoga answers the token's refusal
+  }
+  try {
+    await app.rateLimits.consume(
+      REGISTRATION_RULE,
+      caller,
+      `At most ${REGISTRATION_RULE.points} documents registered a minute: send documents already registered by their hash, or wait.`,
+    );
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    return refuse(error.type === 'rate_limit_error' ? 429 : 503, error.type, error.code, error.message);
+  }
+  try {
+    return store.register(query);
+  } catch (error) {
+    if (error instanceof DocumentRefusedError) return 'generic';
+    throw error;
+  }
+}
+
+/** Whether If-None-Match lists the tag (or `*`), weak or strong. */
+function matchesTag(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((each) => {
+    const candidate = each.trim().replace(/^W\//, '');
+    return candidate === tag || candidate === '*';
+  });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Runs the document's operation compiled and answers, when this path can answer as yoga would;
+ * false (nothing run, nothing sent) when yoga must.
+ */
+async function run(
+  app: AppServices,
+  document: PersistedDocument,
+  reference: DocumentReference,
+  req: Request,
+  res: Response,
+): Promise<boolean> {
+  const operation = operationOf(document, reference.operationName);
+  const isGet = req.method !== 'POST';
+  if (!operation?.compiled || (isGet && operation.kind !== 'query')) return false;
+  // Yoga answers a cross-origin caller with its CORS headers.
+  if (req.headers.origin !== undefined) return false;
+  const mediaType = acceptedMediaType(req.headers.accept);
+  if (!mediaType) return false;
+  const variables = reference.variables ?? {};
+  if (!isObject(variables)) return false;
+  let principal: Awaited<ReturnType<typeof authenticate>>;
+  try {
+    principal = await authenticate(app, bearerToken(req.headers.authorization));
+  } catch {
+    return false;
+  }
+  if (refuseHostileInput(document.document, variables)) return false;
+  const requestId = String(res.locals.requestId ?? crypto.randomUUID());
+  const context = createContext(app, principal, { requestId, client: clientInfo(req) });
+  const result = (await operation.compiled.query(undefined, context, variables)) as ExecutionResult;
+  // Variables that do not coerce: nothing ran, and yoga words the request error.
+  if (!('data' in result)) return false;
+
+  const name = principal ? (operation.name ?? 'anonymous') : 'anonymous';
+  let body: string;
+  if (result.errors?.length) {
+    const source = document.document.loc?.source;
+    const ordered = inExecutorOrder(result, (error) =>
+      normaliseError(source ? placed(error, source) : error, app.logger, requestId),
+    );
+    for (const error of ordered.errors ?? []) {
+      countGraphQLError(app, error);
+      const { type, retryAfterSeconds } = (error.extensions ?? {}) as Record<string, unknown>;
+      if (type === 'unavailable_error' && typeof retryAfterSeconds === 'number')
+        res.setHeader('Retry-After', String(retryAfterSeconds));
+    }
+    body = JSON.stringify(ordered);
+  } else {
+    body = JSON.stringify(result);
+  }
+  const failed = Boolean(result.errors?.length);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
+  if (isGet) {
+    // A poll answered the same as before is a 304: the client keeps what it has.
+    const tag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    res.setHeader('ETag', tag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.setHeader('Vary', 'Authorization');
+    if (!failed && matchesTag(req.headers['if-none-match'], tag)) {
+      res.statusCode = 304;
+      res.removeHeader('Content-Type');
+      res.end();
+      observeRequest(app.metrics.graphqlOperation(name), res, false);
+      return true;
+    }
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
+  observeRequest(app.metrics.graphqlOperation(name), res, failed);
+  return true;
+}

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  PersistedDocumentStore,
+  REGISTRATION_LIMITS,
+} from '../../facades/graphql/persisted/document-store.ts';
+import { getSchema } from '../../schema/index.ts';
+import { useTestApp } from '../support/app.ts';
+import { accountWithToken } from '../support/factories.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const ME = 'query Me { me { email firstName } }';
+/** A field error beside data: a release that is not the caller's. */
+const RELEASE = 'query Release($id: ID!) { me { email } release(id: $id) { id title } }';
+const FOREIGN_RELEASE = '00000000-0000-4000-8000-000000000001';
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  text: string;
+  headers: Headers;
+}
+
+/** The answer with the request id (different on every request) taken out of its text. */
+async function answerOf(response: Response): Promise<Answer> {
+  const text = (await response.text()).replace(/"requestId":"[^"]*"/g, '"requestId":"…"');
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text,
+    headers: response.headers,
+  };
+}
+
+function client(url: () => string, token?: string) {
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return {
+    post: async (body: unknown, headers: Record<string, string> = {}) =>
+      answerOf(
+        await fetch(`${url()}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth, ...headers },
+          body: JSON.stringify(body),
+        }),
+      ),
+    get: async (params: Record<string, string>, headers: Record<string, string> = {}) =>
+      answerOf(
+        await fetch(`${url()}/graphql?${new URLSearchParams(params)}`, { headers: { ...auth, ...headers } }),
+      ),
+  };
+}
+
+const apq = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256(query) } });
+
+describe('persisted documents on /graphql: Automatic Persisted Queries and documentId', () => {
+  const app = useTestApp();
+
+  it('APQ: a miss says PersistedQueryNotFound; the text registers it; then the hash alone runs it', async () => {
+    const { token } = await accountWithToken(app().em());
+    const { post } = client(() => app().url, token);
+    const query = `${ME} # ${Math.random()}`;
+    const miss = await post({ extensions: apq(query) });
+    expect(miss.status).toBe(404);
+    expect(JSON.parse(miss.text)).toMatchObject({
+      errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'persisted_query_not_found' } }],
+    });
+    const registered = await post({ query, extensions: apq(query) });
+    expect(registered.status).toBe(200);
+    expect(JSON.parse(registered.text)).toMatchObject({ data: { me: { email: expect.any(String) } } });
+    const hit = await post({ extensions: apq(query) });
+    const text = await post({ query });
+    expect(hit).toMatchObject({ status: 200, text: text.text, contentType: text.contentType });
+    // The hash must be the text's.
+    const mismatch = await post({ query: ME, extensions: apq(`${ME} `) });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.text).toContain('persisted_query_hash_mismatch');
+  });
+
+  it('answers byte for byte what the text gets: data, field errors, each Accept yoga answers', async () => {
+    const { token } = await accountWithToken(app().em());
+    const { post } = client(() => app().url, token);
+    await post({ query: RELEASE, extensions: apq(RELEASE), variables: { id: FOREIGN_RELEASE } });
+    for (const accept of [undefined, 'application/json', 'application/graphql-response+json', '*/*']) {
+      const headers: Record<string, string> = accept ? { accept } : {};
+      const byText = await post({ query: RELEASE, variables: { id: FOREIGN_RELEASE } }, headers);
+      const byHash = await post({ extensions: apq(RELEASE), variables: { id: FOREIGN_RELEASE } }, headers);
+      const byId = await post(
+        { documentId: `sha256:${sha256(RELEASE)}`, variables: { id: FOREIGN_RELEASE } },
+        headers,
+      );
+      expect(JSON.parse(byText.text)).toMatchObject({ errors: [{ path: ['release'] }] });
+      for (const other of [byHash, byId]) {
+        expect(other.status, accept).toBe(byText.status);
+        expect(other.contentType, accept).toBe(byText.contentType);
+        expect(other.text, accept).toBe(byText.text);
+      }
+    }
+    // What the persisted path leaves to yoga is answered as the text is: variables that do not coerce,
+    // a signed-out caller, a bad token.
+    const cases: [Record<string, unknown>, Record<string, string>][] = [
+      [{ variables: { id: 42 } }, {}],
+      [{ variables: {} }, {}],
+      [{ variables: { id: FOREIGN_RELEASE } }, { authorization: 'Bearer svc_pat_nope' }],
+    ];
+    for (const [body, headers] of cases) {
+      const byText = await post({ query: RELEASE, ...body }, headers);
+      const byHash = await post({ extensions: apq(RELEASE), ...body }, headers);
+      expect(byHash.status, JSON.stringify(body)).toBe(byText.status);
+      expect(byHash.text, JSON.stringify(body)).toBe(byText.text);
+    }
+  });
+
+  it('documentId over GET: an ETag, Cache-Control private, and a 304 when nothing changed', async () => {
+    const account = await accountWithToken(app().em());
+    const { post, get } = client(() => app().url, account.token);
+    await post({ query: ME, extensions: apq(ME) });
+    const first = await get({ documentId: `sha256:${sha256(ME)}` });
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text)).toMatchObject({ data: { me: { email: account.email } } });
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await get({ documentId: `sha256:${sha256(ME)}` }, { 'if-none-match': tag! });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    // Another caller's answer differs, and so does its tag.
+    const other = await accountWithToken(app().em());
+    const theirs = await client(() => app().url, other.token).get(
+      { documentId: `sha256:${sha256(ME)}` },
+      { 'if-none-match': tag! },
+    );
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('etag')).not.toBe(tag);
+    // A mutation is not run by GET (yoga's 405), and an unknown id is a 404.
+    const unknown = await get({ documentId: `sha256:${'0'.repeat(64)}` });
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('persisted_query_not_found');
+  });
+
+  it('a document over the limits is refused when it would register, and stays unregistered', async () => {
+    const { token } = await accountWithToken(app().em());
+    const { post } = client(() => app().url, token);
+    const aliases = Array.from({ length: 31 }, (_, n) => `a${n}: me { email }`).join(' ');
+    const deep = `query ManyAliases { ${aliases} }`;
+    const refused = await post({ query: deep, extensions: apq(deep) });
+    expect(refused.text).toContain('too_many_aliases');
+    // Refused as the text alone is (yoga's status for a validation error under this Accept).
+    const byText = await post({ query: deep });
+    expect(refused).toMatchObject({ status: byText.status, text: byText.text });
+    const after = await post({ extensions: apq(deep) });
+    expect(after.status).toBe(404);
+  });
+
+  it('registration is bounded: a caller registers at most its share a minute', async () => {
+    const { token } = await accountWithToken(app().em());
+    const { post } = client(() => app().url, token);
+    const answers: number[] = [];
+    for (let n = 0; n <= REGISTRATION_LIMITS.perCallerPerMinute; n++) {
+      const query = `query Flood${n} { me { email } }`;
+      answers.push((await post({ query, extensions: apq(query) })).status);
+    }
+    expect(answers.slice(0, -1).every((status) => status === 200)).toBe(true);
+    const last = await post({
+      query: 'query FloodOver { me { email } }',
+      extensions: apq('query FloodOver { me { email } }'),
+    });
+    expect(last.status).toBe(429);
+    expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Documents already registered still run by their hash.
+    expect((await post({ extensions: apq('query Flood0 { me { email } }') })).status).toBe(200);
+  });
+});
+
+describe('the store keeps a bounded number of registered documents', () => {
+  it('evicts the least recently used beyond its size; manifest documents stay', () => {
+    const store = new PersistedDocumentStore(getSchema(), 3);
+    store.addTrusted('manifest-1', '{ __typename }');
+    const texts = [0, 1, 2, 3, 4].map((n) => `query Q${n} { __typename }`);
+    store.register(texts[0]!);
+    store.register(texts[1]!);
+    store.register(texts[2]!);
+    expect(store.find(sha256(texts[0]!))).toBeDefined(); // used: now the most recent
+    store.register(texts[3]!);
+    store.register(texts[4]!);
+    expect(store.registeredCount).toBe(3);
+    expect(store.find(sha256(texts[1]!))).toBeUndefined();
+    expect(store.find(sha256(texts[2]!))).toBeUndefined();
+    expect(store.find(sha256(texts[0]!))).toBeDefined();
+    expect(store.find('manifest-1')?.trusted).toBe(true);
+  });
+});
+
+describe('trusted documents only (GRAPHQL_TRUSTED_DOCUMENTS_ONLY)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tributary-documents-'));
+  const manifest = path.join(dir, 'persisted-documents.json');
+  const sha1 = createHash('sha1').update(ME).digest('hex');
+  writeFileSync(manifest, JSON.stringify({ [sha1]: ME }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const app = useTestApp({ GRAPHQL_DOCUMENTS_FILE: manifest, GRAPHQL_TRUSTED_DOCUMENTS_ONLY: 'true' });
+
+  it("runs the manifest's documents, by id or text, and refuses any other with a clear error", async () => {
+    const { token, email } = await accountWithToken(app().em());
+    const { post, get } = client(() => app().url, token);
+    for (const answer of [
+      await post({ documentId: sha1 }),
+      await get({ documentId: sha1 }),
+      await post({ documentId: `sha256:${sha256(ME)}` }),
+      await post({ query: ME }),
+    ]) {
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text)).toEqual({ data: { me: { email, firstName: expect.anything() } } });
+    }
+    const other = '{ me { email } }';
+    for (const refused of [
+      await post({ query: other }),
+      await post({ query: other, extensions: apq(other) }),
+    ]) {
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.text)).toMatchObject({
+        errors: [{ extensions: { type: 'permission_error', code: 'trusted_documents_only' } }],
+      });
+      expect(refused.text).toContain('GRAPHQL_DOCUMENTS_FILE');
+    }
+  });
+});
