@@ -63,7 +63,6 @@ function onlyUnder(prefixes: readonly string[], router: RequestHandler): Request
 const SERVED_BEFORE_THE_API = [
   '/metrics',
   ...OAUTH_PATH_PREFIXES,
-  '/graphql',
   ...PAYMENT_PATH_PREFIXES,
   '/api/mcp/upload',
   '/api/mcp/docs',
@@ -90,13 +89,17 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   http.use(onlyUnder(OAUTH_PATH_PREFIXES, createOAuthRoutes(app).router));
   const yoga = createGraphQLHandler(app);
   const documents = persistedDocumentsFor(getSchema(), app.config.GRAPHQL_DOCUMENTS_FILE);
-  http.use(
-    yoga.graphqlEndpoint,
+  const graphql = [
     refuseUnreadableGraphQLBodies,
     parsedGraphQLBody(app),
     persistedDocumentPath(app, documents, { trustedOnly: app.config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY }),
     measuredGraphQL(app, yoga),
-  );
+  ];
+  http.use(yoga.graphqlEndpoint, ...graphql);
+  // GraphQL over HTTP is a hot path too: its two methods are rows of the table (OPTIONS, paths below
+  // /graphql and the WebSocket upgrade stay with express and the HTTP server).
+  for (const method of ['GET', 'POST'] as const)
+    table?.add({ method, mount: yoga.graphqlEndpoint, path: '/', handlers: graphql });
   // Before /v1's JSON parser: payment events are verified over their raw bytes.
   http.use(onlyUnder(PAYMENT_PATH_PREFIXES, createPaymentRoutes(app)));
   http.use(REST_MOUNT, createRestApi(app, restRoutes, table));

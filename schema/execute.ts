@@ -86,7 +86,7 @@ export async function runOperation(
   if (refused) return { data: null, errors: [normaliseError(refused, app.logger, context.requestId)] };
   const variableValues = toEnumNames(options.variables, prepared.enums);
   const result = (
-    prepared.compiled
+    prepared.compiled && app.config.GRAPHQL_COMPILED
       ? await prepared.compiled.query(undefined, context, variableValues ?? {})
       : await execute({
           schema: getFacadeSchema(),

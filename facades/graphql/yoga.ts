@@ -59,7 +59,13 @@ export function createGraphQLHandler(app: AppServices): YogaServerInstance<Serve
         });
       }
     },
-    plugins: [...queryLimitPlugins(), useInputGuard(app), useMetrics(app), useCompiledRepeats(), page.plugin],
+    plugins: [
+      ...queryLimitPlugins(),
+      useInputGuard(app),
+      useMetrics(app),
+      ...(app.config.GRAPHQL_COMPILED ? [useCompiledRepeats()] : []),
+      page.plugin,
+    ],
     maskedErrors: {
       maskError: (error) => normaliseError(error as Error, app.logger),
     },

@@ -42,6 +42,7 @@ const configSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRAPHIQL: bool.optional(),
     GRAPHQL_BATCH_LOADS: bool.default(true),
+    GRAPHQL_COMPILED: bool.default(true),
     GRAPHQL_DOCUMENTS_FILE: z.string().min(1).optional(),
     GRAPHQL_TRUSTED_DOCUMENTS_ONLY: bool.default(false),
     OUTBOUND_ALLOW_PRIVATE: bool.default(false),

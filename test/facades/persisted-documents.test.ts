@@ -7,6 +7,7 @@ import {
   PersistedDocumentStore,
   REGISTRATION_LIMITS,
 } from '../../facades/graphql/persisted/document-store.ts';
+import { acceptedMediaType } from '../../facades/graphql/persisted/persisted-path.ts';
 import { getSchema } from '../../schema/index.ts';
 import { useTestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
@@ -172,6 +173,65 @@ describe('persisted documents on /graphql: Automatic Persisted Queries and docum
     expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
     // Documents already registered still run by their hash.
     expect((await post({ extensions: apq('query Flood0 { me { email } }') })).status).toBe(200);
+  });
+});
+
+describe('documents sent as text: parsed and validated once, run compiled from their second run', () => {
+  const app = useTestApp();
+
+  it("answers byte for byte what yoga's generic path answers, on the first run and compiled ones", async () => {
+    const { token } = await accountWithToken(app().em());
+    const { post, get } = client(() => app().url, token);
+    // An Origin header sends a request through yoga (for its CORS headers): the reference answer.
+    const viaYoga = { origin: 'http://elsewhere.example' };
+    const documents: [string, Record<string, unknown>][] = [
+      [`${ME} # ${Math.random()}`, {}],
+      [`${RELEASE} # ${Math.random()}`, { id: FOREIGN_RELEASE }],
+      [`{ __typename } # ${Math.random()}`, {}],
+    ];
+    for (const [query, variables] of documents) {
+      for (let run = 1; run <= 3; run++) {
+        for (const accept of ['application/json', 'application/graphql-response+json']) {
+          const fast = await post({ query, variables }, { accept });
+          const generic = await post({ query, variables }, { accept, ...viaYoga });
+          expect(fast.status, `${query} run ${run}`).toBe(generic.status);
+          expect(fast.contentType).toBe(generic.contentType);
+          expect(fast.text, `${query} run ${run}`).toBe(generic.text);
+        }
+        const fastGet = await get({ query, variables: JSON.stringify(variables) });
+        const genericGet = await get({ query, variables: JSON.stringify(variables) }, viaYoga);
+        expect(fastGet.text).toBe(genericGet.text);
+      }
+    }
+  });
+
+  it('leaves to yoga what yoga words: a browser page load, an unknown operation name, a syntax error', async () => {
+    const { token } = await accountWithToken(app().em());
+    const { post, get } = client(() => app().url, token);
+    const page = await get({ query: ME }, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+    expect(page.contentType).toMatch(/^text\/html/);
+    const viaYoga = { origin: 'http://elsewhere.example' };
+    for (const body of [{ query: ME, operationName: 'Other' }, { query: '{ me { email }' }]) {
+      const answer = await post(body);
+      expect(answer.text).toMatch(/Could not determine|Syntax Error/);
+      expect(answer.text).toBe((await post(body, viaYoga)).text);
+    }
+  });
+});
+
+describe('the media type a regular answer is written in, as yoga chooses it', () => {
+  it('takes the first type the client lists that a JSON answer can have', () => {
+    expect(acceptedMediaType(undefined)).toBe('application/json');
+    expect(acceptedMediaType('*/*')).toBe('application/json');
+    expect(acceptedMediaType('application/graphql-response+json')).toBe('application/graphql-response+json');
+    expect(acceptedMediaType('application/graphql-response+json, application/json;q=0.9')).toBe(
+      'application/graphql-response+json',
+    );
+    expect(acceptedMediaType('application/json, application/graphql-response+json')).toBe('application/json');
+    expect(acceptedMediaType('application/*')).toBe('application/json');
+    expect(acceptedMediaType('application/json; charset=latin1')).toBeNull();
+    expect(acceptedMediaType('text/event-stream')).toBeNull();
+    expect(acceptedMediaType('text/html, */*;q=0.8')).toBeNull();
   });
 });
 

@@ -22,6 +22,8 @@ export async function accountWithToken(
     insider?: boolean;
     expires?: TokenExpiry;
     email?: string;
+    /** Default `Artist<n>`, n counting this process's accounts. */
+    lastName?: string;
   } = {},
 ): Promise<AccountFixture> {
   counter += 1;
@@ -29,7 +31,7 @@ export async function accountWithToken(
   const account = await createAccount(em, {
     email,
     firstName: 'Ada',
-    lastName: `Artist${counter}`,
+    lastName: options.lastName ?? `Artist${counter}`,
     isInsider: options.insider ?? false,
   });
   const issued = await issueToken(em, {

@@ -25,13 +25,27 @@ export const REGISTRATION_LIMITS = {
   perCallerPerMinute: 60,
 } as const;
 
+/**
+ * The generic path's cache of documents sent as text, by their text: a document seen again is not
+ * parsed or validated again, and runs compiled from its second run on. Bounded by count and by an
+ * estimate of the memory its syntax trees take (about 20 bytes per character of text).
+ */
+export const TEXT_CACHE_LIMITS = {
+  maxDocuments: 1_000,
+  maxEstimatedBytes: 32_000_000,
+  bytesPerCharacter: 20,
+} as const;
+
 /** One operation of a persisted document, compiled once. */
 export interface PersistedOperation {
   name: string | null;
   kind: OperationTypeNode;
   definition: OperationDefinitionNode;
-  /** graphql-jit's compiled query (null for a subscription, which graphql-ws runs). */
-  compiled: CompiledQuery | null;
+  /**
+   * graphql-jit's compiled query: null for a subscription (graphql-ws runs those) or what it cannot
+   * compile; undefined while a document seen once as text has not been compiled yet.
+   */
+  compiled: CompiledQuery | null | undefined;
 }
 
 /** A document parsed, validated (with /graphql's limits) and compiled once, when it was registered. */
@@ -43,6 +57,8 @@ export interface PersistedDocument {
   operations: PersistedOperation[];
   /** From the manifest: runs even when only trusted documents may. */
   trusted: boolean;
+  /** How many times it has run: a document seen as text is compiled on its second run. */
+  runs: number;
 }
 
 /** A document refused at registration: its GraphQL errors (syntax, validation, a limit), as yoga words them. */
@@ -66,11 +82,18 @@ export const sha256Of = (text: string) => createHash('sha256').update(text).dige
 export class PersistedDocumentStore {
   private readonly trusted = new Map<string, PersistedDocument>();
   private readonly registered: LRUCache<string, PersistedDocument>;
-  private readonly schema: GraphQLSchema;
+  private readonly texts: LRUCache<string, PersistedDocument>;
+  readonly schema: GraphQLSchema;
 
   constructor(schema: GraphQLSchema, maxRegistered: number = REGISTRATION_LIMITS.maxDocuments) {
     this.schema = schema;
     this.registered = new LRUCache({ max: maxRegistered });
+    this.texts = new LRUCache({
+      max: TEXT_CACHE_LIMITS.maxDocuments,
+      maxSize: TEXT_CACHE_LIMITS.maxEstimatedBytes,
+      sizeCalculation: (document) =>
+        Math.max(1, document.source.length * TEXT_CACHE_LIMITS.bytesPerCharacter),
+    });
   }
 
   /** The document a `documentId` (a manifest id, or `sha256:<hex>`) or an APQ hash names. */
@@ -82,6 +105,19 @@ export class PersistedDocumentStore {
   /** How many documents clients registered (the manifest's not counted). */
   get registeredCount(): number {
     return this.registered.size;
+  }
+
+  /**
+   * The document of a text sent on the generic path, prepared once and kept while the cache has room
+   * (then compiled on its second run); throws DocumentRefusedError for a text that does not validate,
+   * which is not kept.
+   */
+  forText(source: string): PersistedDocument {
+    const known = this.texts.get(source);
+    if (known) return known;
+    const document = this.prepare(source, false, sha256Of(source), false);
+    this.texts.set(source, document);
+    return document;
   }
 
   /** Adds a manifest document under its id (and its SHA-256); throws DocumentRefusedError. */
@@ -105,7 +141,12 @@ export class PersistedDocumentStore {
     return document;
   }
 
-  private prepare(source: string, trusted: boolean, hash = sha256Of(source)): PersistedDocument {
+  private prepare(
+    source: string,
+    trusted: boolean,
+    hash = sha256Of(source),
+    compile = true,
+  ): PersistedDocument {
     if (Buffer.byteLength(source) > REGISTRATION_LIMITS.maxBytes) {
       throw new DocumentRefusedError([
         new GraphQLError(
@@ -128,19 +169,30 @@ export class PersistedDocumentStore {
       .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
       .map((definition) => {
         const name = definition.name?.value ?? null;
-        const compiled =
-          definition.operation === 'subscription'
-            ? null
-            : compileQuery(this.schema, document, name ?? undefined);
-        return {
+        const operation: PersistedOperation = {
           name,
           kind: definition.operation,
           definition,
-          compiled: compiled && isCompiledQuery(compiled) ? compiled : null,
+          compiled: undefined,
         };
+        if (compile) compiledOf(this.schema, document, operation);
+        return operation;
       });
-    return { sha256: hash, source, document, operations, trusted };
+    return { sha256: hash, source, document, operations, trusted, runs: 0 };
   }
+}
+
+/** The operation's compiled query, compiled now if it was not yet; null where it cannot be. */
+export function compiledOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: PersistedOperation,
+): CompiledQuery | null {
+  if (operation.compiled !== undefined) return operation.compiled;
+  const compiled =
+    operation.kind === 'subscription' ? null : compileQuery(schema, document, operation.name ?? undefined);
+  operation.compiled = compiled && isCompiledQuery(compiled) ? compiled : null;
+  return operation.compiled;
 }
 
 /**

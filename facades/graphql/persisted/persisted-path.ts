@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ExecutionResult } from 'graphql';
+import { type ExecutionResult, execute } from 'graphql';
 import { authenticate, bearerToken, createContext } from '../../../schema/context.ts';
 import { normaliseError } from '../../../schema/errors.ts';
 import { refuseHostileInput } from '../../../schema/input-guard.ts';
@@ -12,6 +12,7 @@ import { inExecutorOrder, placed } from '../compiled-repeats.ts';
 import { countGraphQLError } from '../error-metrics.ts';
 import { sendGraphQLRefusal } from '../media-types.ts';
 import {
+  compiledOf,
   DocumentRefusedError,
   operationOf,
   type PersistedDocument,
@@ -47,6 +48,8 @@ export function acceptedMediaType(accept: string | undefined): (typeof REGULAR_T
       return !charset || charset === 'charset=utf-8';
     })
     .map((part) => part.split(';')[0]!);
+  // A browser's page load: GraphiQL's (yoga's) to answer.
+  if (asked.includes('text/html')) return null;
   for (const type of asked) {
     const [askedMain, askedSub] = type.split('/');
     for (const offered of REGULAR_TYPES) {
@@ -102,7 +105,7 @@ async function answer(
     next();
     return;
   }
-  if (!(await run(app, found, reference, req, res))) {
+  if (!(await run(app, store, found, reference, req, res))) {
     asTextRequest(req, reference, found.source);
     next();
   }
@@ -166,9 +169,17 @@ async function documentFor(
     if (trustedOnly) return refuseUntrusted(refuse);
     return registered(app, store, query, req, res, refuse);
   }
-  if (query === undefined || !trustedOnly) return 'generic';
-  const trusted = store.find(sha256Of(query));
-  return trusted?.trusted ? trusted : refuseUntrusted(refuse);
+  if (query === undefined) return 'generic';
+  if (trustedOnly) {
+    const trusted = store.find(sha256Of(query));
+    return trusted?.trusted ? trusted : refuseUntrusted(refuse);
+  }
+  try {
+    return store.forText(query);
+  } catch (error) {
+    if (error instanceof DocumentRefusedError) return 'generic'; // yoga words the refusal
+    throw error;
+  }
 }
 
 const refuseUntrusted = (refuse: (s: number, t: AppError['type'], c: string, m: string) => 'answered') =>
@@ -232,6 +243,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 async function run(
   app: AppServices,
+  store: PersistedDocumentStore,
   document: PersistedDocument,
   reference: DocumentReference,
   req: Request,
@@ -239,7 +251,7 @@ async function run(
 ): Promise<boolean> {
   const operation = operationOf(document, reference.operationName);
   const isGet = req.method !== 'POST';
-  if (!operation?.compiled || (isGet && operation.kind !== 'query')) return false;
+  if (!operation || operation.kind === 'subscription' || (isGet && operation.kind !== 'query')) return false;
   // Yoga answers a cross-origin caller with its CORS headers.
   if (req.headers.origin !== undefined) return false;
   const mediaType = acceptedMediaType(req.headers.accept);
@@ -255,7 +267,23 @@ async function run(
   if (refuseHostileInput(document.document, variables)) return false;
   const requestId = String(res.locals.requestId ?? crypto.randomUUID());
   const context = createContext(app, principal, { requestId, client: clientInfo(req) });
-  const result = (await operation.compiled.query(undefined, context, variables)) as ExecutionResult;
+  // A text seen for the first time runs in graphql-js's executor: compiling costs more than one run.
+  const compiled =
+    app.config.GRAPHQL_COMPILED && (document.runs > 0 || operation.compiled !== undefined)
+      ? compiledOf(store.schema, document.document, operation)
+      : null;
+  document.runs += 1;
+  const result = (
+    compiled
+      ? await compiled.query(undefined, context, variables)
+      : await execute({
+          schema: store.schema,
+          document: document.document,
+          operationName: operation.name,
+          variableValues: variables,
+          contextValue: context,
+        })
+  ) as ExecutionResult;
   // Variables that do not coerce: nothing ran, and yoga words the request error.
   if (!('data' in result)) return false;
 
