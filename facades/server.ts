@@ -17,6 +17,7 @@ import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
 import { refuseUnreadableGraphQLBodies } from './graphql/media-types.ts';
 import { parsedGraphQLBody } from './graphql/parsed-body.ts';
+import type { PersistedDocumentStore } from './graphql/persisted/document-store.ts';
 import { persistedDocumentsFor } from './graphql/persisted/manifest.ts';
 import { persistedDocumentPath } from './graphql/persisted/persisted-path.ts';
 import { attachGraphQLWebSocket, createGraphQLHandler, measuredGraphQL } from './graphql/yoga.ts';
@@ -72,7 +73,11 @@ const SERVED_BEFORE_THE_API = [
  * One express app for every surface: /graphql, /v1, /api/mcp and the web documents; with a RouteTable,
  * the rows of /v1 and /api/mcp are entered there too (see RouteTable).
  */
-export function createApp(app: AppServices, table?: RouteTable): Express {
+export function createApp(
+  app: AppServices,
+  table?: RouteTable,
+  documents: PersistedDocumentStore = persistedDocumentsFor(getSchema(), app.config.GRAPHQL_DOCUMENTS_FILE),
+): Express {
   const http = express();
   http.disable('x-powered-by');
   // API answers are not revalidated with ETags (drafts use revision numbers); hashing every body costs.
@@ -88,7 +93,6 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
   // Before every body parser: the authorization server reads its own bodies.
   http.use(onlyUnder(OAUTH_PATH_PREFIXES, createOAuthRoutes(app).router));
   const yoga = createGraphQLHandler(app);
-  const documents = persistedDocumentsFor(getSchema(), app.config.GRAPHQL_DOCUMENTS_FILE);
   const graphql = [
     refuseUnreadableGraphQLBodies,
     parsedGraphQLBody(app),
@@ -128,9 +132,9 @@ export function createApp(app: AppServices, table?: RouteTable): Express {
 /**
  * The HTTP server: the API's route table first (one lookup), then the express app for everything else.
  */
-export function createHttpServer(app: AppServices): Server {
+export function createHttpServer(app: AppServices, documents?: PersistedDocumentStore): Server {
   const table = new RouteTable(SERVED_BEFORE_THE_API, requestIds, [bodyParserErrors, unexpectedErrors(app)]);
-  return table.createServer(createApp(app, table));
+  return table.createServer(createApp(app, table, documents));
 }
 
 /** What a stop cut at its deadline: requests without their answer, WebSocket clients closed hard. */
@@ -152,13 +156,15 @@ export interface RunningServer {
 }
 
 export async function startServer(app: AppServices, port: number, host: string): Promise<RunningServer> {
-  const server = createHttpServer(app);
+  // One store of persisted documents for GraphQL over HTTP and over WebSocket.
+  const documents = persistedDocumentsFor(getSchema(), app.config.GRAPHQL_DOCUMENTS_FILE);
+  const server = createHttpServer(app, documents);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   // Attached once listening: a listen failure is the caller's to report, not the WebSocket server's.
-  const webSocket = attachGraphQLWebSocket(app, server);
+  const webSocket = attachGraphQLWebSocket(app, server, documents);
   const requests = drainRequests(server);
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;

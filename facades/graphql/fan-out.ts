@@ -1,14 +1,17 @@
 import {
   createSourceEventStream,
+  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   execute,
   type GraphQLError,
 } from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { WebSocket } from 'ws';
 import type { PublishedEvent, PubSub } from '../../src/platform/events/pubsub.ts';
 import { matches } from '../../src/platform/events/replay.ts';
 import { EventStream, type EventStreamSpec, replayAfter } from '../../src/platform/events/subscribe.ts';
+import { inExecutorOrder, placed } from './compiled-repeats.ts';
 import { queryKey, sharedSubscribe } from './shared-subscribe.ts';
 
 /** Where one graphql-ws operation's results go: its socket and its subscription id. */
@@ -46,17 +49,54 @@ const FRAME_END = Buffer.from('}');
  * operations it holds an iterator that ends when the operation does. Frames are what graphql-ws would
  * send: `{"id","type":"next","payload"}` with the execution result, errors normalised by `formatErrors`.
  */
-export function createFanOut(formatErrors: (errors: readonly GraphQLError[]) => GraphQLError[]) {
+export function createFanOut(
+  formatErrors: (errors: readonly GraphQLError[]) => GraphQLError[],
+  options: { compiled: boolean } = { compiled: true },
+) {
   const transports = new WeakMap<object, Transport>();
   const hubs = new WeakMap<PubSub, Map<string, Set<Subscriber>>>();
+  // Each document's selection compiled once (graphql-jit), as /graphql's queries are: an event runs it
+  // with the event as its root, once per distinct query.
+  const selections = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+
+  function selectionOf(args: ExecutionArgs): CompiledQuery | null {
+    if (!options.compiled) return null;
+    let byName = selections.get(args.document);
+    if (!byName) {
+      byName = new Map();
+      selections.set(args.document, byName);
+    }
+    const name = args.operationName ?? '';
+    let compiled = byName.get(name);
+    if (compiled === undefined) {
+      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      compiled = isCompiledQuery(result) ? result : null;
+      byName.set(name, compiled);
+    }
+    return compiled;
+  }
 
   function payloadOf(args: ExecutionArgs, event: PublishedEvent): Payload {
+    const source = args.document.loc?.source;
     const serialise = (result: ExecutionResult) =>
       Buffer.from(
-        JSON.stringify(result.errors ? { ...result, errors: formatErrors(result.errors) } : result),
+        JSON.stringify(
+          result.errors
+            ? inExecutorOrder(
+                {
+                  ...result,
+                  errors: formatErrors(result.errors.map((e) => (source ? placed(e, source) : e))),
+                },
+                (e) => e,
+              )
+            : result,
+        ),
       );
-    const result = execute({ ...args, rootValue: event });
-    return result instanceof Promise ? result.then(serialise) : serialise(result);
+    const compiled = selectionOf(args);
+    const result = compiled
+      ? compiled.query(event, args.contextValue, (args.variableValues ?? {}) as Record<string, unknown>)
+      : execute({ ...args, rootValue: event });
+    return result instanceof Promise ? result.then(serialise) : serialise(result as ExecutionResult);
   }
 
   /**

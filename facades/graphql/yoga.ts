@@ -19,6 +19,8 @@ import { useCompiledRepeats } from './compiled-repeats.ts';
 import { countGraphQLError } from './error-metrics.ts';
 import { createFanOut } from './fan-out.ts';
 import { graphiql } from './graphiql.ts';
+import { type PersistedDocumentStore, sha256Of } from './persisted/document-store.ts';
+import { untrustedDocument } from './persisted/trusted-only.ts';
 import { limitedParse, limitedValidate, queryLimitPlugins } from './query-limits.ts';
 
 /** What express hands yoga with each request: the request itself, for the caller's address. */
@@ -165,10 +167,14 @@ export interface GraphQLWebSocket {
  * graphql-ws on the same HTTP server and path. A bad token closes the connection (4403); the token is
  * checked again for every operation, so a revocation takes effect on the next one.
  */
-export function attachGraphQLWebSocket(app: AppServices, server: Server): GraphQLWebSocket {
+export function attachGraphQLWebSocket(
+  app: AppServices,
+  server: Server,
+  documents: PersistedDocumentStore,
+): GraphQLWebSocket {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const normalise = (errors: readonly GraphQLError[]) => errors.map((e) => normaliseError(e, app.logger));
-  const fanOut = createFanOut(normalise);
+  const fanOut = createFanOut(normalise, { compiled: app.config.GRAPHQL_COMPILED });
   /** Errors sent over graphql-ws count in the metrics by type, as answers over HTTP do. */
   const counted = (errors: ReturnType<typeof normalise>) => {
     for (const error of errors) countGraphQLError(app, error);
@@ -208,6 +214,8 @@ export function attachGraphQLWebSocket(app: AppServices, server: Server): GraphQ
       },
       onComplete: () => app.metrics.graphqlWsOperationEnded(),
       onSubscribe: (_ctx, _id, payload) => {
+        if (app.config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY && !documents.find(sha256Of(payload.query))?.trusted)
+          return normalise([untrustedDocument()]);
         let document: DocumentNode;
         try {
           document = limitedParse(payload.query);

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createClient } from 'graphql-ws';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import {
   PersistedDocumentStore,
   REGISTRATION_LIMITS,
@@ -284,6 +286,35 @@ describe('trusted documents only (GRAPHQL_TRUSTED_DOCUMENTS_ONLY)', () => {
         errors: [{ extensions: { type: 'permission_error', code: 'trusted_documents_only' } }],
       });
       expect(refused.text).toContain('GRAPHQL_DOCUMENTS_FILE');
+    }
+  });
+
+  it('over WebSocket too: the manifest documents run, any other is refused', async () => {
+    const { token, email } = await accountWithToken(app().em());
+    const ws = createClient({
+      url: `${app().url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
+    const first = async (query: string) => {
+      const iterator = ws.iterate({ query });
+      try {
+        return (await iterator.next()).value;
+      } catch (errors) {
+        return { errors };
+      } finally {
+        await iterator.return?.();
+      }
+    };
+    try {
+      expect(await first(ME)).toMatchObject({ data: { me: { email } } });
+      expect(await first('{ me { email } }')).toMatchObject({
+        errors: [{ extensions: { type: 'permission_error', code: 'trusted_documents_only' } }],
+      });
+    } finally {
+      await ws.dispose();
     }
   });
 });

@@ -21,6 +21,7 @@ import {
   sha256Of,
 } from './document-store.ts';
 import { asTextRequest, type DocumentReference, documentReferenceOf } from './reference.ts';
+import { UNTRUSTED_DOCUMENT } from './trusted-only.ts';
 
 /** Registrations per caller: REGISTRATION_LIMITS, in the shared rate-limit store. */
 const REGISTRATION_RULE = {
@@ -183,12 +184,7 @@ async function documentFor(
 }
 
 const refuseUntrusted = (refuse: (s: number, t: AppError['type'], c: string, m: string) => 'answered') =>
-  refuse(
-    403,
-    'permission_error',
-    'trusted_documents_only',
-    'This server runs trusted documents only: send the documentId of a document in its manifest (GRAPHQL_DOCUMENTS_FILE), or ask its operator to add yours.',
-  );
+  refuse(403, UNTRUSTED_DOCUMENT.type, UNTRUSTED_DOCUMENT.code, UNTRUSTED_DOCUMENT.message);
 
 /** Registers an APQ document for the caller, within the rate limit; its refusal is yoga's to word. */
 async function registered(
