@@ -9,8 +9,10 @@
  * Targets: throughput ≥ 0.8 of the faster bare upload; RSS growth < 64 MB for the 1 GB file.
  * BENCH_SFTP_ROUNDS (default 5) rounds of each side; BENCH_SFTP_BIG_MB (default 1024) the big file's size.
  */
+
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,11 +61,43 @@ const LABELS: Record<Side, string> = {
   'put, no delay': 'ssh2-sftp-client put(read stream), TCP no delay',
 };
 
+interface Delivered {
+  rate: number;
+  /** CPU milliseconds per MB sent, of this process and of the sshd session. */
+  cpuHere: number;
+  cpuSshd: number;
+}
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+function childrenOf(pid: number): number[] {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return text ? text.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
+function commOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+}
+
+/** CPU seconds of a process's children that it has reaped (cutime + cstime of /proc/<pid>/stat). */
+function reapedCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields from the state (3rd) on: cutime is the 16th, cstime the 17th.
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
 const cleanups: (() => Promise<unknown>)[] = [];
 
 try {
   const sshd: SftpServer = await startSftpServer();
   cleanups.push(() => sshd.close());
+  const sshdPid = childrenOf(process.pid).find((pid) => commOf(pid) === 'sshd');
+  if (!sshdPid) throw new Error('the sshd listener is not a child of this process');
   const storageRoot = await mkdtemp(path.join(tmpdir(), 'bench-sftp-storage-'));
   cleanups.push(() => rm(storageRoot, { recursive: true, force: true }));
   const storage = createLocalDiskStorage({
@@ -198,8 +232,20 @@ try {
     return (performance.now() - started) / 1000;
   }
 
+  /**
+   * CPU seconds so far of this process (all its threads) and of the sshd sessions that have ended (their
+   * processes, reaped by the listener, counted in its children's times); waits for the sessions to end.
+   */
+  async function cpuSeconds(): Promise<{ here: number; sshd: number }> {
+    for (const deadline = Date.now() + 2000; childrenOf(sshdPid!).length > 0 && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const { user, system } = process.cpuUsage();
+    return { here: (user + system) / 1e6, sshd: reapedCpuSeconds(sshdPid!) };
+  }
+
   /** One delivery of `tracks` by `side` into a fresh directory: its seconds, checked on the server. */
-  async function deliver(side: Side, directory: string, tracks: StoredTrack[]): Promise<number> {
+  async function deliver(side: Side, directory: string, tracks: StoredTrack[]): Promise<Delivered> {
+    const cpuBefore = await cpuSeconds();
     let seconds: number;
     if (side === 'ours') {
       const id = await packageOf(directory, tracks);
@@ -209,9 +255,15 @@ try {
     } else {
       seconds = await bare(side, directory, tracks);
     }
+    const cpuAfter = await cpuSeconds();
     await verify(directory, tracks, side === 'ours');
     await rm(path.join(sshd.root, directory), { recursive: true, force: true });
-    return seconds;
+    const megabytes = tracks.reduce((sum, t) => sum + t.size, 0) / MB;
+    return {
+      rate: megabytes / seconds,
+      cpuHere: (1000 * (cpuAfter.here - cpuBefore.here)) / megabytes,
+      cpuSshd: (1000 * (cpuAfter.sshd - cpuBefore.sshd)) / megabytes,
+    };
   }
 
   // --- Throughput: a warm-up delivery of each side, then ROUNDS rounds, the order rotated each round.
@@ -219,11 +271,15 @@ try {
   const loadBefore = load();
   for (const side of SIDES) await deliver(side, `warm-${side}`, album);
   const rates = new Map<Side, number[]>(SIDES.map((side) => [side, []]));
+  const cpuHere = new Map<Side, number[]>(SIDES.map((side) => [side, []]));
+  const cpuSshd = new Map<Side, number[]>(SIDES.map((side) => [side, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < SIDES.length; k++) {
       const side = SIDES[(round + k) % SIDES.length]!;
-      const seconds = await deliver(side, `r${round}-${side}`, album);
-      rates.get(side)!.push(albumBytes / MB / seconds);
+      const delivered = await deliver(side, `r${round}-${side}`, album);
+      rates.get(side)!.push(delivered.rate);
+      cpuHere.get(side)!.push(delivered.cpuHere);
+      cpuSshd.get(side)!.push(delivered.cpuSshd);
     }
   }
   const stats = (values: number[]) => {
@@ -236,10 +292,17 @@ try {
       `${Math.max(...sizes).toFixed(1)} MB each), loopback OpenSSH sshd; ${ROUNDS} rounds of each ` +
       `side after a warm-up, the order rotated each round; load average ${loadBefore} → ${load()}`,
   );
-  const header = ['side', 'median MB/s', 'min', 'max'];
+  const header = ['side', 'median MB/s', 'min', 'max', 'CPU ms/MB here', 'sshd'];
   const rows = SIDES.map((side) => {
     const s = stats(rates.get(side)!);
-    return [LABELS[side], s.median.toFixed(1), s.min.toFixed(1), s.max.toFixed(1)];
+    return [
+      LABELS[side],
+      s.median.toFixed(1),
+      s.min.toFixed(1),
+      s.max.toFixed(1),
+      stats(cpuHere.get(side)!).median.toFixed(2),
+      stats(cpuSshd.get(side)!).median.toFixed(2),
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]) =>
@@ -268,7 +331,8 @@ try {
   );
   console.log(
     '  (each side timed from connecting to the connection closed; ours also reads the package and the ' +
-      'connection rows, fsyncs and renames each file and records it)',
+      'connection rows, fsyncs and renames each file and records it. CPU: medians of the rounds, this ' +
+      "process's threads and the sshd session's processes; PostgreSQL's is not counted)",
   );
 
   // --- Memory: one big WAV file, streamed into storage (never whole in memory), delivered alone.
@@ -310,6 +374,7 @@ try {
     const peak = sampler.stop();
     await verify(directory, [big], side === 'ours');
     await rm(path.join(sshd.root, directory), { recursive: true, force: true });
+    await cpuSeconds(); // the session has ended before the next one starts
     return { seconds, before: before / MiB, peak: peak / MiB, growth: (peak - before) / MiB };
   }
   const bigOurs = await bigDelivery('ours');
