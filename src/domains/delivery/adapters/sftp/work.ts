@@ -13,6 +13,13 @@ import { SftpPackage } from './sftp-package.entity.ts';
 /** What the store's server holds is not what was stored: never left under its final name. */
 class IntegrityError extends Error {}
 
+/**
+ * How much of a resource one read from storage takes. The local driver's default 64 KiB reads cost the
+ * upload about half as much CPU again per byte as 1 MiB ones (`npm run bench -- sftp-delivery`); the
+ * session cuts each chunk into writes of its own size, so what goes on the wire is the same.
+ */
+const STORAGE_READ_BYTES = 1024 * 1024;
+
 const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -75,7 +82,10 @@ async function upload(
     if (pkg.completed.includes(file.path)) continue;
     // A file renamed into place by an attempt that died before recording it: complete already.
     if ((await session.size(file.path)) !== file.size) {
-      const sent = await session.upload(file.path, await storage.get(file.storageKey));
+      const sent = await session.upload(
+        file.path,
+        await storage.get(file.storageKey, { chunkBytes: STORAGE_READ_BYTES }),
+      );
       if (sent.sha256 !== file.sha256 || sent.bytes !== file.size) {
         await session.delete(file.path).catch(() => undefined);
         throw new IntegrityError(
