@@ -3,10 +3,12 @@
  * of WAV files (about 5 MB each) delivered by the adapter's work (`runPackageWork`: a session, each
  * resource streamed from local-disk storage to a temporary name, fsynced, renamed, its SHA-256 checked,
  * recorded in the database, then the ERN message) beside a bare `ssh2-sftp-client` upload of the same
- * files from the storage directory, with `fastPut` and with `put` of a read stream. The sides take turns,
- * round after round, each in a fresh remote directory; each is timed from connecting to the connection
- * closed. Then one 1 GB WAV file delivered alone while this process's RSS is sampled.
- * Targets: throughput ≥ 0.8 of the faster bare upload; RSS growth < 64 MB for the 1 GB file.
+ * files from the storage directory, with `fastPut` and with `put` of a read stream, each as documented
+ * (Nagle's algorithm on) and with TCP no delay (as our session has it). The sides take turns, round after
+ * round, each in a fresh remote directory; each is timed from connecting to the connection closed, and
+ * its CPU per MB is taken here and in sshd. Then one 1 GiB WAV file delivered alone while this process's
+ * RSS is sampled (and by the bare fastPut).
+ * Targets: throughput ≥ 0.8 of the fastest bare upload; RSS growth < 64 MB for the 1 GiB file.
  * BENCH_SFTP_ROUNDS (default 5) rounds of each side; BENCH_SFTP_BIG_MB (default 1024) the big file's size.
  */
 
