@@ -17,6 +17,7 @@ const BENCHES: Record<string, string> = {
   passwords: './passwords.ts',
   metrics: './metrics.ts',
   'two-processes': './two-processes.ts',
+  'sftp-delivery': './sftp-delivery.ts',
 };
 
 const wanted = process.argv.slice(2);

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,8 +7,15 @@ import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { storeAdaptersFor } from '../../schema/services.ts';
 import { createSandboxAdapter } from '../../src/domains/delivery/adapters/sandbox/sandbox-adapter.ts';
+import type { SftpAdapterOptions } from '../../src/domains/delivery/adapters/sftp/options.ts';
 import { createSftpAdapter } from '../../src/domains/delivery/adapters/sftp/sftp-adapter.ts';
+import {
+  type PackagedFile,
+  SftpPackage,
+} from '../../src/domains/delivery/adapters/sftp/sftp-package.entity.ts';
+import { runPackageWork } from '../../src/domains/delivery/adapters/sftp/work.ts';
 import { addStores } from '../../src/domains/delivery/add-stores.ts';
+import type { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
 import { enqueueRelease } from '../../src/domains/delivery/enqueue-release.ts';
 import { requestTakedown } from '../../src/domains/delivery/request-takedown.ts';
 import { storeAdapters } from '../../src/domains/delivery/store-adapters.ts';
@@ -430,6 +437,86 @@ describe('DDEX over SFTP to connected stores (real sshd, real runner)', () => {
     );
     expect(late.statusText).toMatch(/^Awaiting acknowledgement: none since \d{4}-\d\d-\d\dT/);
     expect(late.status).toBe('in_inspection');
+  });
+
+  it('records each resource once it has its final name, while the next one is sent', async () => {
+    await connect(302, '/overlap', 'release');
+    const owner = randomUUID();
+    const files: PackagedFile[] = [];
+    for (let i = 0; i < 3; i++) {
+      const bytes = randomBytes(300_000);
+      const storageKey = `audio/${owner}/track-${i}.wav`;
+      await storage.put(storageKey, bytes, { contentType: 'audio/wav' });
+      files.push({
+        path: `b1/resources/track-${i}.wav`,
+        storageKey,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        size: bytes.length,
+      });
+    }
+    const id = `${randomUUID()}:release`;
+    const arrange = orm().em.fork();
+    arrange.create(SftpPackage, {
+      ...{ id, deliveryId: randomUUID(), kind: 'release', batchId: '20260101000000000' },
+      ...{ directory: 'b1', messageFile: '0000000000001.xml', message: '<NewReleaseMessage/>' },
+      ...{ batchComplete: false, files, completed: [], nextWorkAt: new Date() },
+    });
+    await arrange.flush();
+
+    const events: string[] = [];
+    const watched: ObjectStorage = {
+      ...storage,
+      async get(key, options) {
+        events.push(`read ${key.split('/').at(-1)}`);
+        return storage.get(key, options);
+      },
+    };
+    const em = orm().em.fork();
+    const pkg = await em.findOneOrFail(SftpPackage, { id });
+    const flush = em.flush.bind(em);
+    const onServer = (file: string) => existsSync(path.join(server.root, 'overlap', file));
+    let recorded: string | undefined;
+    // Each record is slow (a commit under load): the next resource goes on meanwhile.
+    em.flush = async () => {
+      const last = pkg.completed.at(-1);
+      if (!last || last === recorded) return flush();
+      recorded = last;
+      events.push(`record ${path.posix.basename(last)}`);
+      // In place under its final name; the message, only once every resource is.
+      expect(onServer(last)).toBe(true);
+      expect(onServer('b1/0000000000001.xml')).toBe(last === 'b1/0000000000001.xml');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await flush();
+      events.push(`recorded ${path.posix.basename(last)}`);
+    };
+    const options: SftpAdapterOptions = {
+      storage: watched,
+      secretKey,
+      sender: { dpid: SENDER.DDEX_SENDER_DPID, name: SENDER.DDEX_SENDER_NAME },
+      settings: SETTINGS,
+      timeouts: { connectMs: 3000 },
+    };
+    const delivery = { storeId: 302 } as Readonly<Delivery>;
+    await runPackageWork(
+      { em, now: new Date(), signal: new AbortController().signal, delivery },
+      id,
+      options,
+    );
+
+    const saved = await orm().em.fork().findOneOrFail(SftpPackage, { id });
+    expect(saved.lastError).toBeNull();
+    expect(saved.uploadedAt).not.toBeNull();
+    expect(saved.completed).toEqual([...files.map((f) => f.path), 'b1/0000000000001.xml']);
+    // The second resource was read while the first was being recorded; the records, one at a time.
+    expect(events.indexOf('read track-1.wav')).toBeLessThan(events.indexOf('recorded track-0.wav'));
+    expect(events.filter((event) => event.startsWith('record'))).toEqual([
+      ...['record track-0.wav', 'recorded track-0.wav', 'record track-1.wav', 'recorded track-1.wav'],
+      ...['record track-2.wav', 'recorded track-2.wav'],
+      ...['record 0000000000001.xml', 'recorded 0000000000001.xml'],
+    ]);
+    for (const file of files) {
+      expect(statSync(path.join(server.root, 'overlap', file.path)).size).toBe(file.size);
+    }
   });
 
   it('the composition puts connected stores on the sftp adapter and every other store on the sandbox', async () => {

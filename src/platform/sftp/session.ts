@@ -8,6 +8,11 @@ const NO_SUCH_FILE = 2;
 const PERMISSION_DENIED = 3;
 /** Writes in flight at once during an upload: enough to keep a long link busy. */
 const WRITES_IN_FLIGHT = 16;
+/**
+ * The most one write request carries: a source's larger chunk is sent as several, so the requests on
+ * the wire and the memory in flight (WRITES_IN_FLIGHT of them) do not depend on how the source reads.
+ */
+const WRITE_BYTES = 64 * 1024;
 /** The largest file `readFile` reads (acknowledgements are a few kilobytes). */
 const DEFAULT_READ_LIMIT = 1024 * 1024;
 
@@ -172,19 +177,21 @@ export class SftpSession {
           typeof chunk === 'string'
             ? Buffer.from(chunk)
             : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        if (bytes.length === 0) continue;
         hash.update(bytes);
-        const at = position;
-        position += bytes.length;
-        const write: Promise<void> = this.request<void>('write', temporary, (done) =>
-          this.sftp.write(handle, bytes, 0, bytes.length, at, done),
-        )
-          .catch((error: unknown) => {
-            failure ??= error;
-          })
-          .finally(() => inFlight.delete(write));
-        inFlight.add(write);
-        if (inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(inFlight);
+        for (let offset = 0; offset < bytes.length && !failure; offset += WRITE_BYTES) {
+          const length = Math.min(WRITE_BYTES, bytes.length - offset);
+          const at = position;
+          position += length;
+          const write: Promise<void> = this.request<void>('write', temporary, (done) =>
+            this.sftp.write(handle, bytes, offset, length, at, done),
+          )
+            .catch((error: unknown) => {
+              failure ??= error;
+            })
+            .finally(() => inFlight.delete(write));
+          inFlight.add(write);
+          if (inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(inFlight);
+        }
       }
       await Promise.all(inFlight);
       if (failure) throw failure;

@@ -221,7 +221,7 @@ export function createLocalDiskStorage(options: LocalDiskStorageOptions): Object
       }
     },
 
-    async get(key): Promise<Readable> {
+    async get(key, options): Promise<Readable> {
       const file = objectPath(key);
       let handle: Awaited<ReturnType<typeof open>>;
       try {
@@ -236,7 +236,7 @@ export function createLocalDiskStorage(options: LocalDiskStorageOptions): Object
         await handle.close();
         throw error;
       }
-      return handle.createReadStream();
+      return handle.createReadStream(options?.chunkBytes ? { highWaterMark: options.chunkBytes } : undefined);
     },
 
     async delete(key): Promise<void> {

@@ -27,8 +27,13 @@ export interface ObjectStorage {
   /** Stores a local file (moved when the driver can, copied otherwise). */
   putFile(key: StorageKey, filePath: string, options: { contentType: string }): Promise<StoredObjectInfo>;
   head(key: StorageKey): Promise<StoredObjectInfo | null>;
-  /** Streams the object; rejects with a not-found AppError when it does not exist. */
-  get(key: StorageKey): Promise<Readable>;
+  /**
+   * Streams the object; rejects with a not-found AppError when it does not exist. `chunkBytes`: how much
+   * the local driver reads at a time, the size of the stream's chunks (64 KiB by default; a reader
+   * that keeps no chunk long, an upload, reads more at once and so spends less per byte); S3 streams
+   * the chunks the network gives.
+   */
+  get(key: StorageKey, options?: { chunkBytes?: number }): Promise<Readable>;
   delete(key: StorageKey): Promise<void>;
   /** An absolute URL that serves the bytes without a bearer token until it expires. */
   signedDownloadUrl(key: StorageKey, options: SignedUrlOptions): Promise<string>;

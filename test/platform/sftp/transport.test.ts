@@ -71,6 +71,38 @@ describe('SFTP transport against a real OpenSSH server', () => {
     }
   });
 
+  it('sends a source of 1 MiB chunks in writes of at most 64 KiB, at most 16 unanswered', async () => {
+    const session = await openSftp(target());
+    // The session's ssh2 SFTP channel, watched: each write request's length and how many await an answer.
+    const sftp = (session as unknown as { sftp: { write: (...args: unknown[]) => void } }).sftp;
+    const write = sftp.write.bind(sftp);
+    const lengths: number[] = [];
+    let unanswered = 0;
+    let mostUnanswered = 0;
+    sftp.write = (...args: unknown[]) => {
+      lengths.push(args[3] as number);
+      mostUnanswered = Math.max(mostUnanswered, ++unanswered);
+      const done = args[5] as (...result: unknown[]) => void;
+      write(...args.slice(0, 5), (...result: unknown[]) => {
+        unanswered--;
+        done(...result);
+      });
+    };
+    try {
+      const data = randomBytes(3 * MB + 100);
+      const chunks = [0, 1, 2, 3].map((i) => data.subarray(i * MB, (i + 1) * MB));
+      const { bytes, sha256 } = await session.upload('big-chunks.bin', chunks);
+      expect(bytes).toBe(data.length);
+      expect(sha256).toBe(createHash('sha256').update(data).digest('hex'));
+      expect(readFileSync(local('big-chunks.bin')).equals(data)).toBe(true);
+      expect(lengths).toHaveLength(3 * 16 + 1);
+      expect(Math.max(...lengths)).toBe(64 * 1024);
+      expect(mostUnanswered).toBeLessThanOrEqual(16);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('resumes by size: a complete file is skipped, a different size is sent again', async () => {
     const session = await openSftp(target());
     try {

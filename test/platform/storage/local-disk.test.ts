@@ -113,6 +113,22 @@ describe('local disk storage', () => {
     expect(await storage().head(key)).toEqual({ size: 3, contentType: 'application/octet-stream' });
   });
 
+  it('get reads 64 KiB at a time, or the chunkBytes asked for', async () => {
+    const key = `audio/${randomUUID()}/big.wav`;
+    const data = randomBytes(3 * 1024 * 1024 + 5);
+    await storage().put(key, data, { contentType: 'audio/wav' });
+    const chunksOf = async (stream: AsyncIterable<Buffer>) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      expect(Buffer.concat(chunks).equals(data)).toBe(true);
+      return chunks.map((chunk) => chunk.length);
+    };
+    const plain = await chunksOf(await storage().get(key));
+    expect(Math.max(...plain)).toBe(64 * 1024);
+    const big = await chunksOf(await storage().get(key, { chunkBytes: 1024 * 1024 }));
+    expect(big).toEqual([1024 * 1024, 1024 * 1024, 1024 * 1024, 5]);
+  });
+
   it('putFile moves the file when it can', async () => {
     // Same filesystem as the root (both under the temp directory), so a rename.
     const scratch = await mkdtemp(path.join(tmpdir(), 'tributary-local-src-'));
