@@ -9,17 +9,12 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
 /**
- * Queries and mutations run compiled (graphql-jit, as the facades' operations are) from a document's
- * second run on; a document's first run goes through yoga's executor, so a stream of distinct documents
- * costs no compilation. Documents come from yoga's parse cache: the same text is the same document.
- * What the compiled query answers as a request error (variables that do not coerce) is answered again
- * by yoga's executor, so those errors, their locations and the 400 are exactly a first run's.
+ * A cache of compiled operations (graphql-jit), one per document and operation name, held as long as the
+ * document is: the document's operation compiled on first ask, null where it cannot be.
  */
-export function useCompiledRepeats(): Plugin {
-  const seen = new WeakSet<DocumentNode>();
+export function compiledOperations(): (args: ExecutionArgs) => CompiledQuery | null {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
-
-  const compiledFor = (args: ExecutionArgs): CompiledQuery | null => {
+  return (args) => {
     const name = args.operationName ?? '';
     let byName = compiled.get(args.document);
     if (!byName) {
@@ -34,6 +29,18 @@ export function useCompiledRepeats(): Plugin {
     }
     return query;
   };
+}
+
+/**
+ * Queries and mutations run compiled (graphql-jit, as the facades' operations are) from a document's
+ * second run on; a document's first run goes through yoga's executor, so a stream of distinct documents
+ * costs no compilation. Documents come from yoga's parse cache: the same text is the same document.
+ * What the compiled query answers as a request error (variables that do not coerce) is answered again
+ * by yoga's executor, so those errors, their locations and the 400 are exactly a first run's.
+ */
+export function useCompiledRepeats(): Plugin {
+  const seen = new WeakSet<DocumentNode>();
+  const compiledFor = compiledOperations();
 
   return {
     onExecute({ args, executeFn, setExecuteFn }) {

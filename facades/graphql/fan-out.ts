@@ -1,17 +1,15 @@
 import {
   createSourceEventStream,
-  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   execute,
   type GraphQLError,
 } from 'graphql';
-import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { WebSocket } from 'ws';
 import type { PublishedEvent, PubSub } from '../../src/platform/events/pubsub.ts';
 import { matches } from '../../src/platform/events/replay.ts';
 import { EventStream, type EventStreamSpec, replayAfter } from '../../src/platform/events/subscribe.ts';
-import { inExecutorOrder, placed } from './compiled-repeats.ts';
+import { compiledOperations, inExecutorOrder, placed } from './compiled-repeats.ts';
 import { queryKey, sharedSubscribe } from './shared-subscribe.ts';
 
 /** Where one graphql-ws operation's results go: its socket and its subscription id. */
@@ -57,24 +55,8 @@ export function createFanOut(
   const hubs = new WeakMap<PubSub, Map<string, Set<Subscriber>>>();
   // Each document's selection compiled once (graphql-jit), as /graphql's queries are: an event runs it
   // with the event as its root, once per distinct query.
-  const selections = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
-
-  function selectionOf(args: ExecutionArgs): CompiledQuery | null {
-    if (!options.compiled) return null;
-    let byName = selections.get(args.document);
-    if (!byName) {
-      byName = new Map();
-      selections.set(args.document, byName);
-    }
-    const name = args.operationName ?? '';
-    let compiled = byName.get(name);
-    if (compiled === undefined) {
-      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      compiled = isCompiledQuery(result) ? result : null;
-      byName.set(name, compiled);
-    }
-    return compiled;
-  }
+  const compiledFor = compiledOperations();
+  const selectionOf = (args: ExecutionArgs) => (options.compiled ? compiledFor(args) : null);
 
   function payloadOf(args: ExecutionArgs, event: PublishedEvent): Payload {
     const source = args.document.loc?.source;
