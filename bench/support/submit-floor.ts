@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { IN_FLIGHT_TIMEOUT_SECONDS } from '../../src/domains/credits/auto-reload-trigger.ts';
 import { MOVE_CREDITS_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
-import { assignIsrc, assignUpc } from '../../src/domains/delivery/identifiers.ts';
 import { ADVANCE_QUEUE, advanceJobKey } from '../../src/domains/delivery/schedule.ts';
+import { assignIsrc, assignUpc } from '../../src/domains/releases/assigned-identifiers.ts';
 import { JOBS_SCHEMA } from '../../src/platform/jobs/queue.ts';
 import { parseFileUrl } from '../../src/platform/storage/keys.ts';
 
