@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { IN_FLIGHT_TIMEOUT_SECONDS } from '../../src/domains/credits/auto-reload-trigger.ts';
-import { MOVE_CREDITS_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
+import { MOVE_AND_RECORD_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
 import { ADVANCE_QUEUE, advanceJobKey } from '../../src/domains/delivery/schedule.ts';
 import { assignIsrc, assignUpc } from '../../src/domains/releases/assigned-identifiers.ts';
 import { JOBS_SCHEMA } from '../../src/platform/jobs/queue.ts';
@@ -14,13 +14,6 @@ export interface FloorAccount {
   submission: { release: Record<string, unknown>; tracks: Record<string, unknown>[] };
 }
 
-/** MikroORM's `?` placeholders as pg's `$1, $2, …`: the floor runs the app's own text. */
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-
-const MOVE = numbered(MOVE_CREDITS_SQL);
 const STEP_SECONDS = 300;
 
 /** `insert into table (columns) values ($1, …), (…)`: one statement for every row. */
@@ -39,8 +32,8 @@ function insertRows(table: string, columns: string[], rows: unknown[][]): [strin
  * statements the submit runs (docs/hot-paths.md, "Write path: submit"), in the same order, writing
  * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
  * the audio's two cached analyses), then one transaction: one INSERT per table, the delivery wake-up job
- * (pg-boss's own statement), then the balance move with the reload claim and the ledger row (the balance
- * lock, held to the commit), commit. Returns the number of statements it sent.
+ * (pg-boss's own statement), then the balance move with the reload claim and the ledger row in one
+ * statement (the balance lock, held to the commit), commit. Returns the number of statements it sent.
  */
 export function submitFloor(pool: pg.Pool) {
   // Never started: it only builds and sends the job insert, on the connection given with each send
@@ -206,20 +199,15 @@ export function submitFloor(pool: pg.Pool) {
           db: { executeSql: (text, values) => client.query(text, values) },
         },
       );
-      const moved = await query(MOVE, [
-        -credits,
-        accountId,
-        -credits,
+      await query(MOVE_AND_RECORD_SQL, [
         -credits,
         accountId,
         IN_FLIGHT_TIMEOUT_SECONDS,
+        randomUUID(),
+        'debit',
+        `release:${releaseId}`,
+        now,
       ]);
-      const balanceAfter = (moved.rows[0] as { credit_balance: number }).credit_balance;
-      await query(
-        `insert into credit_transactions (id, account_id, type, amount, balance_after, ref, created_at)
-         values ($1, $2, 'debit', $3, $4, $5, $6) returning seq`,
-        [randomUUID(), accountId, -credits, balanceAfter, `release:${releaseId}`, now],
-      );
       await query('commit');
     } catch (error) {
       await client.query('rollback');

@@ -5,10 +5,9 @@ import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
 import {
   CHECKOUT_TOOL,
-  CreditTransaction,
   CUSTOM_CHECKOUT_CREDITS,
   InsufficientCreditsError,
-  moveCredits,
+  moveAndRecordCredits,
 } from '../credits/index.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
@@ -125,9 +124,10 @@ export async function submitRelease(
       await options.handOver(tem, submitted, now, tracks);
       await tem.flush();
       // The debit comes last: it takes the account's row (the balance lock) until the commit, so
-      // another submission for the same account waits for this one's debit, ledger row and commit
-      // only, not for everything above. A debit refused for want of credits rolls all of it back.
-      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
+      // another submission for the same account waits for this one's debit (its ledger row written by
+      // the same statement) and commit only, not for everything above. A debit refused for want of
+      // credits rolls all of it back.
+      const balanceAfter = await debit(tem, accountId, submitted.id, charges, now);
       return {
         release: submitted,
         charges,
@@ -248,34 +248,32 @@ function writeRelease(
 }
 
 /**
- * Takes the submission's credits: one balance move per charge, then their ledger rows in one INSERT,
- * written directly rather than by a second flush, which would walk the whole submission again.
+ * Takes the submission's credits: one statement per charge (the tracks, then the token offset) moves
+ * the balance and writes its ledger row. Returns the balance after the last one.
  */
 async function debit(
   em: EntityManager,
   accountId: string,
   releaseId: string,
   charges: Charges,
+  now: Date,
 ): Promise<number> {
   const moves = [
     { amount: charges.trackCredits, ref: `release:${releaseId}` },
     { amount: charges.tokenOffsetCredits, ref: `token_offset:${releaseId}` },
   ].filter((move) => move.amount > 0);
-  const ledger: CreditTransaction[] = [];
+  let balanceAfter: number | null = null;
   for (const move of moves) {
-    ledger.push(
-      await moveCredits(
-        em,
-        { accountId, type: 'debit', amount: -move.amount, ref: move.ref },
-        { persist: false },
-      ),
+    balanceAfter = await moveAndRecordCredits(
+      em,
+      { accountId, type: 'debit', amount: -move.amount, ref: move.ref },
+      now,
     );
   }
-  if (ledger.length > 0) {
-    await em.insertMany(CreditTransaction, ledger);
-    return ledger[ledger.length - 1]!.balanceAfter;
-  }
-  return (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true })).creditBalance;
+  return (
+    balanceAfter ??
+    (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true })).creditBalance
+  );
 }
 
 function recordTracks(
