@@ -31,9 +31,10 @@ function insertRows(table: string, columns: string[], rows: unknown[][]): [strin
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
  * statements the submit runs (docs/hot-paths.md, "Write path: submit"), in the same order, writing
  * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
- * the audio's two cached analyses), then one transaction: one INSERT per table, the delivery wake-up job
- * (pg-boss's own statement), then the balance move with the reload claim and the ledger row in one
- * statement (the balance lock, held to the commit), commit. Returns the number of statements it sent.
+ * the audio's two cached analyses), then one transaction: one INSERT per table (the submission's, then
+ * the hand-over's), the delivery wake-up job (pg-boss's own statement), then the balance move with the
+ * reload claim and the ledger row in one statement (the balance lock, held to the commit), commit.
+ * Returns the number of statements it sent.
  */
 export function submitFloor(pool: pg.Pool) {
   // Never started: it only builds and sends the job insert, on the connection given with each send
@@ -126,33 +127,6 @@ export function submitFloor(pool: pg.Pool) {
           ],
         ),
       );
-      const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
-      await query(
-        ...insertRows(
-          'deliveries',
-          [
-            'id',
-            'release_id',
-            'store_id',
-            'status',
-            'status_text',
-            'next_step_at',
-            'created_at',
-            'updated_at',
-          ],
-          storeIds.map((storeId) => [randomUUID(), releaseId, storeId, 'queued', 'Queued', dueAt, now, now]),
-        ),
-      );
-      const step = { name: 'release.enqueued', status: 'completed', detail: 'enqueued', at: now };
-      await query(
-        `insert into release_jobs (id, release_id, state, steps, errors, created_at, updated_at)
-         values ($1, $2, 'queued', $3, '[]', $4, $4)`,
-        [randomUUID(), releaseId, JSON.stringify([step]), now],
-      );
-      await query(
-        `insert into release_artists (id, release_id, position, name, is_primary) values ($1, $2, 0, $3, true)`,
-        [randomUUID(), releaseId, String(submission.release.primary_artist_name)],
-      );
       await query(
         ...insertRows(
           'release_tracks',
@@ -185,9 +159,36 @@ export function submitFloor(pool: pg.Pool) {
         ),
       );
       await query(
+        `insert into release_artists (id, release_id, position, name, is_primary) values ($1, $2, 0, $3, true)`,
+        [randomUUID(), releaseId, String(submission.release.primary_artist_name)],
+      );
+      await query(
         `insert into release_snapshots (id, release_id, revision, status, payload, created_at)
          values ($1, $2, 1, 'submitted', $3, $4)`,
         [randomUUID(), releaseId, payload, now],
+      );
+      const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
+      await query(
+        ...insertRows(
+          'deliveries',
+          [
+            'id',
+            'release_id',
+            'store_id',
+            'status',
+            'status_text',
+            'next_step_at',
+            'created_at',
+            'updated_at',
+          ],
+          storeIds.map((storeId) => [randomUUID(), releaseId, storeId, 'queued', 'Queued', dueAt, now, now]),
+        ),
+      );
+      const step = { name: 'release.enqueued', status: 'completed', detail: 'enqueued', at: now };
+      await query(
+        `insert into release_jobs (id, release_id, state, steps, errors, created_at, updated_at)
+         values ($1, $2, 'queued', $3, '[]', $4, $4)`,
+        [randomUUID(), releaseId, JSON.stringify([step]), now],
       );
       statements++;
       await boss.send(

@@ -64,9 +64,10 @@ describe('SQL statements per request on the hot reads', () => {
 describe('SQL statements per submit', () => {
   // Before the transaction: the Idempotency-Key, the cover and the audio file (one statement), the
   // audio's cached AI verdict and registry match (once per distinct file, whatever the track count). In
-  // it: begin, the delivery wake-up job, one INSERT each for the key, the release, the deliveries, the
-  // release job, the artists, the tracks and the snapshot, then the balance move with the reload claim
-  // and the ledger row in one statement, commit. docs/hot-paths.md ("Write path: submit") explains each.
+  // it: begin, one INSERT each for the key, the release, the tracks, the artists and the snapshot, then
+  // the hand-over's deliveries and release job and its wake-up job, then the balance move with the
+  // reload claim and the ledger row in one statement, commit. docs/hot-paths.md ("Write path: submit")
+  // explains each.
   it.each([2, 20])(
     'POST /v1/releases with %i tracks and an Idempotency-Key runs 15 statements',
     async (tracks) => {
