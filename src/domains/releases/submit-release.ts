@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type InsertRow, insertRows } from '../../platform/db/direct-sql.ts';
+import { type InsertRow, insertRows, runSql } from '../../platform/db/direct-sql.ts';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
@@ -183,19 +183,24 @@ async function replayIdempotent(
   hash: string,
   now: Date,
 ): Promise<SubmitResult | null> {
-  const record = await em.findOne(IdempotencyKey, { account: accountId, key }, { disableIdentityMap: true });
+  // The ORM's connection reads timestamps as text: the row's created_at is parsed here.
+  const [record] = await runSql<{ request_hash: string; release_id: string; created_at: string }>(
+    em,
+    'select request_hash, release_id, created_at from idempotency_keys where account_id = $1 and key = $2',
+    [accountId, key],
+  );
   if (!record) return null;
-  if (now.getTime() - record.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+  if (now.getTime() - new Date(record.created_at).getTime() > IDEMPOTENCY_WINDOW_MS) {
     await em.nativeDelete(IdempotencyKey, { account: accountId, key });
     return null;
   }
-  if (record.requestHash !== hash) {
+  if (record.request_hash !== hash) {
     throw conflict(
       'This Idempotency-Key was used with a different request body; use a new key for a new request.',
       'idempotency_key_reused',
     );
   }
-  const release = await findOwnedRelease(em, accountId, record.releaseId);
+  const release = await findOwnedRelease(em, accountId, record.release_id);
   return already(em, release, accountId);
 }
 
