@@ -76,11 +76,16 @@ function planFor(em: EntityManager, entity: EntityName): InsertPlan {
   const meta = em.getMetadata().get(entity);
   let plan = plans.get(meta);
   if (!plan) {
+    // What the plan does not map is refused rather than written wrong: embeddables, versions,
+    // composite keys of a relation.
+    if (meta.props.some((prop) => prop.kind === 'embedded' || prop.embedded || prop.version))
+      throw new Error(`insertRows: ${meta.className} has embedded or version properties.`);
     const props = meta.props.filter(
       (prop) =>
         prop.persist !== false &&
         !prop.autoincrement &&
         !prop.formula &&
+        !prop.generated &&
         (prop.kind === 'scalar' || prop.kind === 'm:1' || (prop.kind === '1:1' && prop.owner)),
     );
     if (props.some((prop) => prop.fieldNames.length !== 1))
