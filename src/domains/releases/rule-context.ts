@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { AudioDeps } from '../audio/index.ts';
 import { aiDetectionOf, ownAnalyses } from '../audio/index.ts';
-import type { StoredFile } from '../uploads/index.ts';
-import { findOwnedFiles } from '../uploads/index.ts';
+import { findOwnedFileRows, StoredFile, type StoredFileRow } from '../uploads/index.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import type { RuleContext } from './rules/engine/types.ts';
@@ -21,13 +20,16 @@ function oncePerUrl<T>(run: (fileUrl: string) => Promise<T>): (fileUrl: string) 
 }
 
 /**
- * The caller's files by `fileUrl`, null where not the caller's: a DataLoader, so the lookups asked
- * together (the rules ask for the cover and every track's audio at once) share one statement and each
- * file is looked up once.
+ * The caller's files by `fileUrl` (their rows), null where not the caller's: a DataLoader, so the
+ * lookups asked together (the rules ask for the cover and every track's audio at once) share one
+ * statement and each file is looked up once.
  */
-function ownedFiles(em: EntityManager, accountId: string): (fileUrl: string) => Promise<StoredFile | null> {
-  const loader = new DataLoader<string, StoredFile | null>((fileUrls) =>
-    findOwnedFiles(
+function ownedFiles(
+  em: EntityManager,
+  accountId: string,
+): (fileUrl: string) => Promise<StoredFileRow | null> {
+  const loader = new DataLoader<string, StoredFileRow | null>((fileUrls) =>
+    findOwnedFileRows(
       em,
       fileUrls.map((fileUrl) => ({ accountId, fileUrl })),
     ).catch(() => fileUrls.map(() => null)),
@@ -57,7 +59,10 @@ export function ruleContextFor(
       const stored = await file(fileUrl);
       if (stored?.store !== 'audio') return null;
       const own = (await analyses(fileUrl))?.get('ai_detection') ?? null;
-      const result = await aiDetectionOf({ ...audio, em }, stored, own);
+      // A cached verdict is read as the detection reads it; only detecting needs the file's entity.
+      const result = own
+        ? { status: own.status, containsAi: own.containsAi === true }
+        : await aiDetectionOf({ ...audio, em }, em.map(StoredFile, stored), null);
       return { containsAi: result.status === 'ok' && result.containsAi };
     }
     const found = (await analyses(fileUrl))?.get('ai_detection');
