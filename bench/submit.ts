@@ -3,7 +3,9 @@
  * (POST /v1/releases) at 1 connection and at 20 connections rotating through 50 accounts (each with its
  * own token, files and credits, so the per-account balance lock is not the bound); and the floor, the
  * raw SQL of the same submit issued with `pg` (bench/support/submit-floor.ts) at 1 and 20 connections
- * over the same accounts. BENCH_CPU_PROF=<dir> also writes the server's CPU profile. Targets: p99 ≤ 20 ms at 1 connection, ≥ 500 submits/s at 20 connections.
+ * over the same accounts. BENCH_CPU_PROF=<dir> also writes the server's CPU profile. Targets: p99 ≤ 20 ms at
+ * 1 connection; at 20 connections over 50 accounts, ≥ 0.6 of the floor (and 500 submits/s, beyond this
+ * machine's floor).
  */
 import os from 'node:os';
 import type { Request } from 'autocannon';
@@ -131,7 +133,7 @@ try {
   );
   console.log(
     `  20 connections: ${twenty.requestsPerSecond.toFixed(0)} submits/s (floor ${floorTwenty.requestsPerSecond.toFixed(0)}, ` +
-      `${ratio(twenty.requestsPerSecond, floorTwenty.requestsPerSecond)} of it); target ≥ 500 submits/s`,
+      `${ratio(twenty.requestsPerSecond, floorTwenty.requestsPerSecond)} of it); target ≥ 0.6 of the floor`,
   );
 } finally {
   await bench.close();

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { IN_FLIGHT_TIMEOUT_SECONDS } from '../../src/domains/credits/auto-reload-trigger.ts';
-import { MOVE_CREDITS_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
-import { assignIsrc, assignUpc } from '../../src/domains/delivery/identifiers.ts';
+import { MOVE_AND_RECORD_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
 import { ADVANCE_QUEUE, advanceJobKey } from '../../src/domains/delivery/schedule.ts';
+import { assignIsrc, assignUpc } from '../../src/domains/releases/assigned-identifiers.ts';
 import { JOBS_SCHEMA } from '../../src/platform/jobs/queue.ts';
 import { parseFileUrl } from '../../src/platform/storage/keys.ts';
 
@@ -14,13 +14,6 @@ export interface FloorAccount {
   submission: { release: Record<string, unknown>; tracks: Record<string, unknown>[] };
 }
 
-/** MikroORM's `?` placeholders as pg's `$1, $2, …`: the floor runs the app's own text. */
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-
-const MOVE = numbered(MOVE_CREDITS_SQL);
 const STEP_SECONDS = 300;
 
 /** `insert into table (columns) values ($1, …), (…)`: one statement for every row. */
@@ -38,9 +31,10 @@ function insertRows(table: string, columns: string[], rows: unknown[][]): [strin
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
  * statements the submit runs (docs/hot-paths.md, "Write path: submit"), in the same order, writing
  * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
- * the audio's two cached analyses), then one transaction: one INSERT per table, the delivery wake-up job
- * (pg-boss's own statement), then the balance move with the reload claim and the ledger row (the balance
- * lock, held to the commit), commit. Returns the number of statements it sent.
+ * the audio's two cached analyses in one statement), then one transaction: one INSERT per table (the submission's, then
+ * the hand-over's), the delivery wake-up job (pg-boss's own statement), then the balance move with the
+ * reload claim and the ledger row in one statement (the balance lock, held to the commit), commit.
+ * Returns the number of statements it sent.
  */
 export function submitFloor(pool: pg.Pool) {
   // Never started: it only builds and sends the job insert, on the connection given with each send
@@ -72,9 +66,7 @@ export function submitFloor(pool: pg.Pool) {
       [accountId, cover.store, cover.name, audio.store, audio.name],
     );
     const file = (files.rows as { id: string; store: string }[]).find((row) => row.store === 'audio')!;
-    const analysisSql = 'select * from audio_analyses where file_id = $1 and kind = $2 limit 1';
-    await query(analysisSql, [file.id, 'ai_detection']);
-    await query(analysisSql, [file.id, 'registry_match']);
+    await query('select kind, result from audio_analyses where file_id = $1', [file.id]);
 
     const now = new Date();
     const releaseId = randomUUID();
@@ -133,33 +125,6 @@ export function submitFloor(pool: pg.Pool) {
           ],
         ),
       );
-      const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
-      await query(
-        ...insertRows(
-          'deliveries',
-          [
-            'id',
-            'release_id',
-            'store_id',
-            'status',
-            'status_text',
-            'next_step_at',
-            'created_at',
-            'updated_at',
-          ],
-          storeIds.map((storeId) => [randomUUID(), releaseId, storeId, 'queued', 'Queued', dueAt, now, now]),
-        ),
-      );
-      const step = { name: 'release.enqueued', status: 'completed', detail: 'enqueued', at: now };
-      await query(
-        `insert into release_jobs (id, release_id, state, steps, errors, created_at, updated_at)
-         values ($1, $2, 'queued', $3, '[]', $4, $4)`,
-        [randomUUID(), releaseId, JSON.stringify([step]), now],
-      );
-      await query(
-        `insert into release_artists (id, release_id, position, name, is_primary) values ($1, $2, 0, $3, true)`,
-        [randomUUID(), releaseId, String(submission.release.primary_artist_name)],
-      );
       await query(
         ...insertRows(
           'release_tracks',
@@ -192,9 +157,36 @@ export function submitFloor(pool: pg.Pool) {
         ),
       );
       await query(
+        `insert into release_artists (id, release_id, position, name, is_primary) values ($1, $2, 0, $3, true)`,
+        [randomUUID(), releaseId, String(submission.release.primary_artist_name)],
+      );
+      await query(
         `insert into release_snapshots (id, release_id, revision, status, payload, created_at)
          values ($1, $2, 1, 'submitted', $3, $4)`,
         [randomUUID(), releaseId, payload, now],
+      );
+      const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
+      await query(
+        ...insertRows(
+          'deliveries',
+          [
+            'id',
+            'release_id',
+            'store_id',
+            'status',
+            'status_text',
+            'next_step_at',
+            'created_at',
+            'updated_at',
+          ],
+          storeIds.map((storeId) => [randomUUID(), releaseId, storeId, 'queued', 'Queued', dueAt, now, now]),
+        ),
+      );
+      const step = { name: 'release.enqueued', status: 'completed', detail: 'enqueued', at: now };
+      await query(
+        `insert into release_jobs (id, release_id, state, steps, errors, created_at, updated_at)
+         values ($1, $2, 'queued', $3, '[]', $4, $4)`,
+        [randomUUID(), releaseId, JSON.stringify([step]), now],
       );
       statements++;
       await boss.send(
@@ -206,20 +198,15 @@ export function submitFloor(pool: pg.Pool) {
           db: { executeSql: (text, values) => client.query(text, values) },
         },
       );
-      const moved = await query(MOVE, [
-        -credits,
-        accountId,
-        -credits,
+      await query(MOVE_AND_RECORD_SQL, [
         -credits,
         accountId,
         IN_FLIGHT_TIMEOUT_SECONDS,
+        randomUUID(),
+        'debit',
+        `release:${releaseId}`,
+        now,
       ]);
-      const balanceAfter = (moved.rows[0] as { credit_balance: number }).credit_balance;
-      await query(
-        `insert into credit_transactions (id, account_id, type, amount, balance_after, ref, created_at)
-         values ($1, $2, 'debit', $3, $4, $5, $6) returning seq`,
-        [randomUUID(), accountId, -credits, balanceAfter, `release:${releaseId}`, now],
-      );
       await query('commit');
     } catch (error) {
       await client.query('rollback');

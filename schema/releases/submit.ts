@@ -101,7 +101,7 @@ async function submit(
       origin: context.client.origin,
       referer: context.client.referer,
     }),
-    handOver: (em, release, at, tracks) => context.app.distributor.deliver(em, release, at, tracks),
+    handOver: (em, release, at) => context.app.distributor.deliver(em, release, at),
     audio: audioServices(context),
   });
 }

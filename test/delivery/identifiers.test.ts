@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignIsrc, assignUpc } from '../../src/domains/delivery/identifiers.ts';
+import { assignIsrc, assignUpc } from '../../src/domains/releases/assigned-identifiers.ts';
 import {
   gs1CheckDigit,
   hasValidCheckDigit,

@@ -142,6 +142,49 @@ describe('submit', () => {
     );
   });
 
+  it('an Idempotency-Key is kept 24 hours: then the same key is a new submission', async () => {
+    const account = await accountWithToken(app().em(), { credits: 10 });
+    const assets = await uploadAssets(app().url, account);
+    const headers = { 'idempotency-key': 'day-old' };
+    const first = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: validSubmission(assets, 2),
+      headers,
+    });
+    expect(first.status).toBe(201);
+    const age = async (hours: number) =>
+      app()
+        .em()
+        .execute(
+          `update idempotency_keys set created_at = now() - make_interval(hours => ?) where account_id = ? and key = ?`,
+          [hours, account.accountId, 'day-old'],
+        );
+    const other = validSubmission(assets, 1);
+    await age(23);
+    const within = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: other,
+      headers,
+    });
+    expect(within.body.code).toBe('idempotency_key_reused');
+    await age(25);
+    const after = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: other,
+      headers,
+    });
+    expect(after.status).toBe(201);
+    expect(after.body).toMatchObject({ alreadySubmitted: false, creditsCharged: 1, balanceAfter: 7 });
+    expect(after.body.releaseId).not.toBe(first.body.releaseId);
+    // The key now stands for the new submission.
+    const replay = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: other,
+      headers,
+    });
+    expect(replay.body).toMatchObject({ releaseId: after.body.releaseId, alreadySubmitted: true });
+  });
+
   it('submits a draft by release_id, and by conversation_id; provenance defaults to MCP', async () => {
     const account = await accountWithToken(app().em(), { credits: 10 });
     const assets = await uploadAssets(app().url, account);

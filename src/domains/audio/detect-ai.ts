@@ -52,9 +52,16 @@ const notAnalysed = (detector: AiDetector, status: AnalysisStatus, message: stri
   cached: false,
 });
 
-/** Runs the detector on a stored file (or reads its cached result for these bytes). */
-export async function aiDetectionOf(deps: AudioDeps, file: StoredFile): Promise<AiDetectionResult> {
-  const cached = await cachedAnalysis(deps.em, file, 'ai_detection');
+/**
+ * Runs the detector on a stored file (or reads its cached result for these bytes). `known` is the
+ * file's own cached result when the caller has read it already (`ownAnalyses`; null: it has none).
+ */
+export async function aiDetectionOf(
+  deps: AudioDeps,
+  file: StoredFile,
+  known?: Record<string, unknown> | null,
+): Promise<AiDetectionResult> {
+  const cached = await cachedAnalysis(deps.em, file, 'ai_detection', known);
   if (cached) return { ...(cached as unknown as AiDetectionResult), cached: true };
   const detector = deps.aiDetector;
   if (file.size > MAX_ANALYSED_BYTES) {

@@ -5,7 +5,7 @@ export {
 } from './auto-reload-trigger.ts';
 export { CREDIT_TRANSACTION_TYPES, CreditTransaction } from './credit-transaction.entity.ts';
 export { grantCredits } from './grant-credits.ts';
-export { InsufficientCreditsError, moveCredits, postLedgerEntry } from './post-ledger-entry.ts';
+export { InsufficientCreditsError, moveAndRecordCredits, postLedgerEntry } from './post-ledger-entry.ts';
 export {
   BUNDLES,
   CHECKOUT_TOOL,

@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../../platform/clock.ts';
 import type { Release } from '../releases/index.ts';
 import { addStores } from './add-stores.ts';
 import type { Distributor } from './distributor.ts';
-import { enqueueRelease } from './enqueue-release.ts';
+import { enqueueSubmitted } from './enqueue-release.ts';
 import { requestTakedown } from './request-takedown.ts';
 import type { StoreAdapters } from './store-adapters.ts';
 import { deliveryStatus } from './store-statuses.ts';
@@ -19,13 +19,7 @@ export function createDeliveryDistributor(options: { adapters: StoreAdapters; cl
   const { adapters } = options;
   const clock = options.clock ?? systemClock;
   return {
-    async deliver(em, release, at, tracks) {
-      const { queued, skipped } = await enqueueRelease(em, release, { now: () => at }, adapters, {
-        ...ugcPoliciesOf(release),
-        tracks,
-      });
-      return { queued, skipped };
-    },
+    deliver: (em, release, at) => enqueueSubmitted(em, release, at, adapters, ugcPoliciesOf(release)),
     addStores: (em, release, storeIds) =>
       addStores(em, release, storeIds, clock, adapters, ugcPoliciesOf(release)),
     takedown: (em, release, storeIds) => requestTakedown(em, release, storeIds, clock, adapters),

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AggregateStatus, Release, ReleaseTrack } from '../releases/index.ts';
+import type { AggregateStatus, Release } from '../releases/index.ts';
 import type { DeliveryStatus } from './delivery.entity.ts';
 import type { JobState } from './release-job.entity.ts';
 
@@ -78,15 +78,11 @@ export interface RecordedDelivery {
  */
 export interface Distributor {
   /**
-   * Hands over a release just submitted, for its target stores (the release's selection), with its
-   * tracks as the submission's transaction holds them (not written yet: one flush writes them all).
+   * Hands over a release just submitted, for its target stores (the release's selection), in the
+   * submission's transaction: the release and its tracks are written (with their UPC and ISRCs), and
+   * what the distributor records commits with them. Called once per release, at its submission.
    */
-  deliver(
-    em: EntityManager,
-    release: Release,
-    at: Date,
-    tracks: readonly ReleaseTrack[],
-  ): Promise<QueueResult>;
+  deliver(em: EntityManager, release: Release, at: Date): Promise<QueueResult>;
   /** More stores for a release already handed over. */
   addStores(em: EntityManager, release: Release, storeIds: readonly number[]): Promise<QueueResult>;
   takedown(em: EntityManager, release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findStore } from '../catalog/index.ts';
 import type { Release } from '../releases/index.ts';
-import { ReleaseTrack } from '../releases/index.ts';
+import { assignIsrc, assignUpc, ReleaseTrack } from '../releases/index.ts';
 import type { StoredFile } from '../uploads/index.ts';
 import { findOwnedFiles } from '../uploads/index.ts';
 import {
@@ -13,7 +13,6 @@ import {
   type MessageHeaderParties,
   type NewReleaseMessageInput,
 } from './ddex.ts';
-import { assignIsrc, assignUpc } from './identifiers.ts';
 
 /** A file of the release's DDEX package: where the message puts it, and the stored file it is. */
 export interface PackageFile {

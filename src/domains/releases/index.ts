@@ -1,5 +1,6 @@
 export { AGENT_SUBMIT_LIMIT, consumeAgentSubmitAllowance } from './agent-submit-allowance.ts';
 export { type ArtistProfile, artistProfilesOf } from './artist-profiles.ts';
+export { assignIsrc, assignUpc } from './assigned-identifiers.ts';
 export { CHARGE_REASONS, type TrackCharge } from './billing.ts';
 export { detectAudioAi } from './detect-track-ai.ts';
 export { assertReleaseId, findOwnedRelease, releaseNotFound, releaseNotOwned } from './find-release.ts';
@@ -18,7 +19,6 @@ export { ReleaseArtist } from './release-artist.entity.ts';
 export { primaryArtistsOf } from './release-artists.ts';
 export { releaseSchema } from './release-schema.ts';
 export { ReleaseTrack } from './release-track.entity.ts';
-export { gs1CheckDigit } from './rules/engine/identifiers.ts';
 export { TRACK_TYPES } from './rules/engine/rules-credits.ts';
 export type { ReleaseInput, RuleIssue } from './rules/engine/types.ts';
 export {

@@ -1,6 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Release } from './release.entity.ts';
-import { ReleaseArtist } from './release-artist.entity.ts';
 import type { ReleaseInput } from './rules/engine/types.ts';
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
@@ -29,10 +26,4 @@ export function primaryArtistsOf(release: ReleaseInput) {
     dspthreeArtistUrl: text(artist?.dspthree_artist_url),
     dspfourArtistUrl: text(artist?.dspfour_artist_url),
   }));
-}
-
-export function recordArtists(em: EntityManager, release: Release, input: ReleaseInput): void {
-  primaryArtistsOf(input).forEach((artist, position) => {
-    em.create(ReleaseArtist, { release, position, ...artist });
-  });
 }

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { AudioDeps } from '../audio/index.ts';
-import { AudioAnalysis, aiDetectionOf } from '../audio/index.ts';
-import type { StoredFile } from '../uploads/index.ts';
-import { findOwnedFiles } from '../uploads/index.ts';
+import { aiDetectionOf, ownAnalyses } from '../audio/index.ts';
+import { findOwnedFileRows, StoredFile, type StoredFileRow } from '../uploads/index.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import type { RuleContext } from './rules/engine/types.ts';
@@ -21,13 +20,16 @@ function oncePerUrl<T>(run: (fileUrl: string) => Promise<T>): (fileUrl: string) 
 }
 
 /**
- * The caller's files by `fileUrl`, null where not the caller's: a DataLoader, so the lookups asked
- * together (the rules ask for the cover and every track's audio at once) share one statement and each
- * file is looked up once.
+ * The caller's files by `fileUrl` (their rows), null where not the caller's: a DataLoader, so the
+ * lookups asked together (the rules ask for the cover and every track's audio at once) share one
+ * statement and each file is looked up once.
  */
-function ownedFiles(em: EntityManager, accountId: string): (fileUrl: string) => Promise<StoredFile | null> {
-  const loader = new DataLoader<string, StoredFile | null>((fileUrls) =>
-    findOwnedFiles(
+function ownedFiles(
+  em: EntityManager,
+  accountId: string,
+): (fileUrl: string) => Promise<StoredFileRow | null> {
+  const loader = new DataLoader<string, StoredFileRow | null>((fileUrls) =>
+    findOwnedFileRows(
       em,
       fileUrls.map((fileUrl) => ({ accountId, fileUrl })),
     ).catch(() => fileUrls.map(() => null)),
@@ -45,22 +47,26 @@ export function ruleContextFor(
   options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
   const file = ownedFiles(em, accountId);
-  const analysis = async (fileUrl: string, kind: 'ai_detection' | 'registry_match') => {
+  // A file's cached AI verdict and registry match, read together: one statement per distinct file.
+  const analyses = oncePerUrl(async (fileUrl) => {
     const stored = await file(fileUrl);
-    if (!stored) return null;
-    return em.findOne(AudioAnalysis, { file: stored, kind });
-  };
+    return stored ? ownAnalyses(em, stored) : null;
+  });
   // The rules and the pricing both ask for every track's verdict: one lookup per distinct file.
   const aiDetection = oncePerUrl(async (fileUrl): Promise<{ containsAi: boolean } | null> => {
     const audio = options.audio;
     if (audio) {
       const stored = await file(fileUrl);
       if (stored?.store !== 'audio') return null;
-      const result = await aiDetectionOf({ ...audio, em }, stored);
+      const own = (await analyses(fileUrl))?.get('ai_detection') ?? null;
+      // A cached verdict is read as the detection reads it; only detecting needs the file's entity.
+      const result = own
+        ? { status: own.status, containsAi: own.containsAi === true }
+        : await aiDetectionOf({ ...audio, em }, em.map(StoredFile, stored), null);
       return { containsAi: result.status === 'ok' && result.containsAi };
     }
-    const found = await analysis(fileUrl, 'ai_detection');
-    return found ? { containsAi: found.result.containsAi === true } : null;
+    const found = (await analyses(fileUrl))?.get('ai_detection');
+    return found ? { containsAi: found.containsAi === true } : null;
   });
   const otherRelease = options.releaseId ? { $ne: options.releaseId } : { $ne: null };
   return {
@@ -80,11 +86,11 @@ export function ruleContextFor(
     upcInUse: async (upc) => (await em.count(Release, { upc, id: otherRelease, status: 'submitted' })) > 0,
     aiDetection,
     registryMatch: async (fileUrl) => {
-      const found = await analysis(fileUrl, 'registry_match');
+      const found = (await analyses(fileUrl))?.get('registry_match');
       if (!found) return null;
       // The caller's own live release is not a rights conflict.
-      const own = (found.result.bestMatch as { ownRelease?: unknown } | null)?.ownRelease === true;
-      return { matched: found.result.matched === true && !own };
+      const own = (found.bestMatch as { ownRelease?: unknown } | null)?.ownRelease === true;
+      return { matched: found.matched === true && !own };
     },
   };
 }

@@ -1,20 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type InsertRow, insertRows, runSql } from '../../platform/db/direct-sql.ts';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
 import {
   CHECKOUT_TOOL,
-  CreditTransaction,
   CUSTOM_CHECKOUT_CREDITS,
   InsufficientCreditsError,
-  moveCredits,
+  moveAndRecordCredits,
 } from '../credits/index.ts';
+import { assignIsrc, assignUpc } from './assigned-identifiers.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
 import { Release } from './release.entity.ts';
-import { recordArtists } from './release-artists.ts';
+import { ReleaseArtist } from './release-artist.entity.ts';
+import { primaryArtistsOf } from './release-artists.ts';
 import { ReleaseSnapshot } from './release-snapshot.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
 import { requestHash } from './request-hash.ts';
@@ -39,15 +42,11 @@ export interface SubmitOptions {
   provenance?: string | null;
   now?: Date;
   /**
-   * Hands the submitted release over for delivery, in the submission's transaction (the caller wires
-   * the distributor): a release is never submitted without being handed over, nor the other way round.
+   * Hands the submitted release over for delivery, in the submission's transaction once its rows are
+   * written (the caller wires the distributor): a release is never submitted without being handed
+   * over, nor the other way round.
    */
-  handOver: (
-    em: EntityManager,
-    release: Release,
-    at: Date,
-    tracks: readonly ReleaseTrack[],
-  ) => Promise<unknown>;
+  handOver: (em: EntityManager, release: Release, at: Date) => Promise<unknown>;
   /** Detects the AI verdict of audio that has none cached yet (billing uses it). */
   audio?: Omit<AudioDeps, 'em'>;
 }
@@ -103,31 +102,31 @@ export async function submitRelease(
   const charges = await chargesFor(prepared.tracks, input.tokenOffset === true, ctx);
 
   try {
-    // A fork with nothing loaded: the flush looks only at what the submission writes.
+    // A fork with nothing loaded: its unit of work holds the release at most, never the rows below.
     return await em.fork().transactional(async (tem) => {
-      const release = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
-      if (release?.status === 'submitted') return already(tem, release, accountId);
-      const submitted = writeRelease(tem, accountId, release, prepared, input, options, now);
-      submitted.creditsSpent = charges.totalCredits;
+      const draft = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
+      if (draft?.status === 'submitted') return already(tem, draft, accountId);
+      const releaseId = draft?.id ?? randomUUID();
+      // The key first: a concurrent first use of the same key waits here, on its unique index, and
+      // fails before anything else is written.
       if (key)
-        tem.create(IdempotencyKey, {
-          account: tem.getReference(Account, accountId),
-          key,
-          requestHash: hash,
-          releaseId: submitted.id,
-          createdAt: now,
-        });
-      const tracks = recordTracks(tem, submitted, prepared, charges);
-      recordArtists(tem, submitted, prepared.release);
-      // The hand-over commits with the submission: no release waits unqueued. One flush writes the
-      // release, its snapshot, tracks, artists, idempotency key and what the distributor recorded, one
-      // INSERT per table.
-      await options.handOver(tem, submitted, now, tracks);
-      await tem.flush();
+        await insertRows(tem, IdempotencyKey, [
+          { account: accountId, key, requestHash: hash, releaseId, createdAt: now },
+        ]);
+      const submitted = await writeSubmission(tem, accountId, releaseId, draft, {
+        prepared,
+        input,
+        options,
+        charges,
+        now,
+      });
+      // The hand-over commits with the submission: no release waits unqueued.
+      await options.handOver(tem, submitted, now);
       // The debit comes last: it takes the account's row (the balance lock) until the commit, so
-      // another submission for the same account waits for this one's debit, ledger row and commit
-      // only, not for everything above. A debit refused for want of credits rolls all of it back.
-      const balanceAfter = await debit(tem, accountId, submitted.id, charges);
+      // another submission for the same account waits for this one's debit (its ledger row written by
+      // the same statement) and commit only, not for everything above. A debit refused for want of
+      // credits rolls all of it back.
+      const balanceAfter = await debit(tem, accountId, submitted.id, charges, now);
       return {
         release: submitted,
         charges,
@@ -184,122 +183,157 @@ async function replayIdempotent(
   hash: string,
   now: Date,
 ): Promise<SubmitResult | null> {
-  const record = await em.findOne(IdempotencyKey, { account: accountId, key }, { disableIdentityMap: true });
+  // The ORM's connection reads timestamps as text: the row's created_at is parsed here.
+  const [record] = await runSql<{ request_hash: string; release_id: string; created_at: string }>(
+    em,
+    'select request_hash, release_id, created_at from idempotency_keys where account_id = $1 and key = $2',
+    [accountId, key],
+  );
   if (!record) return null;
-  if (now.getTime() - record.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+  if (now.getTime() - new Date(record.created_at).getTime() > IDEMPOTENCY_WINDOW_MS) {
     await em.nativeDelete(IdempotencyKey, { account: accountId, key });
     return null;
   }
-  if (record.requestHash !== hash) {
+  if (record.request_hash !== hash) {
     throw conflict(
       'This Idempotency-Key was used with a different request body; use a new key for a new request.',
       'idempotency_key_reused',
     );
   }
-  const release = await findOwnedRelease(em, accountId, record.releaseId);
+  const release = await findOwnedRelease(em, accountId, record.release_id);
   return already(em, release, accountId);
 }
 
-function writeRelease(
+interface Submission {
+  prepared: NormalisedSubmission;
+  input: SubmitInput;
+  options: SubmitOptions;
+  charges: Charges;
+  now: Date;
+}
+
+/**
+ * Writes the submitted release and its rows: the release (an INSERT, or the draft's UPDATE through the
+ * unit of work, which holds nothing else), then one INSERT each for its tracks, its artists and its
+ * snapshot, written directly: no entity per row, no change set to compute. The UPC and the ISRCs the
+ * submission lacks are assigned here, from the release id, so a retry assigns the same ones. Returns
+ * the release as a managed entity, as the ORM would have left it.
+ */
+async function writeSubmission(
   em: EntityManager,
   accountId: string,
+  id: string,
   draft: Release | null,
-  prepared: NormalisedSubmission,
-  input: SubmitInput,
-  options: SubmitOptions,
-  now: Date,
-): Release {
+  { prepared, input, options, charges, now }: Submission,
+): Promise<Release> {
   const payload = {
     release: prepared.release as Record<string, unknown>,
     tracks: prepared.tracks as Record<string, unknown>[],
   };
-  const release =
-    draft ??
-    em.create(Release, {
-      account: em.getReference(Account, accountId),
-      conversationId: input.conversationId ?? null,
-      payload,
-      createdAt: now,
-      updatedAt: now,
-    });
   const storeIds = prepared.release.distribution_store_ids;
-  Object.assign(release, {
+  const submitted = {
     status: 'submitted' as const,
     payload,
-    revision: release.revision + 1,
+    revision: (draft?.revision ?? 0) + 1,
     draftStatus: 'submitted',
     title: String(prepared.release.title ?? ''),
     primaryArtistName: String(prepared.release.primary_artist_name ?? ''),
     distributionStoreIds: Array.isArray(storeIds) ? storeIds.map(Number) : null,
     tokenOffset: input.tokenOffset === true,
+    creditsSpent: charges.totalCredits,
     provenance: options.provenance?.trim() || 'MCP',
     aggregateStatus: 'queued' as const,
-    upc: typeof prepared.release.upc === 'string' ? prepared.release.upc : null,
+    upc: (typeof prepared.release.upc === 'string' ? prepared.release.upc : null) ?? assignUpc(id),
     submittedAt: now,
-  });
-  em.create(ReleaseSnapshot, {
-    release,
-    revision: release.revision,
-    status: 'submitted',
-    payload,
-    createdAt: now,
-  });
+  };
+  let release: Release;
+  if (draft) {
+    Object.assign(draft, submitted);
+    await em.flush();
+    release = draft;
+  } else {
+    const row = {
+      id,
+      conversationId: input.conversationId ?? null,
+      ugcPolicies: null,
+      ...submitted,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await insertRows(em, Release, [{ ...row, account: accountId }]);
+    release = em.create(
+      Release,
+      { ...row, account: em.getReference(Account, accountId) },
+      { persist: false },
+    );
+    // Managed from here on, as if the ORM had inserted it: a later change to it is an UPDATE at the commit.
+    em.merge(release);
+  }
+  await insertRows(em, ReleaseTrack, trackRows(id, prepared, charges, now));
+  await insertRows(
+    em,
+    ReleaseArtist,
+    primaryArtistsOf(prepared.release).map((artist, position) => ({ release: id, position, ...artist })),
+  );
+  await insertRows(em, ReleaseSnapshot, [
+    { release: id, revision: release.revision, status: 'submitted', payload, createdAt: now },
+  ]);
   return release;
 }
 
-/**
- * Takes the submission's credits: one balance move per charge, then their ledger rows in one INSERT,
- * written directly rather than by a second flush, which would walk the whole submission again.
- */
-async function debit(
-  em: EntityManager,
-  accountId: string,
+/** The release's tracks as rows, with what each was billed and its ISRC (assigned when it had none). */
+function trackRows(
   releaseId: string,
-  charges: Charges,
-): Promise<number> {
-  const moves = [
-    { amount: charges.trackCredits, ref: `release:${releaseId}` },
-    { amount: charges.tokenOffsetCredits, ref: `token_offset:${releaseId}` },
-  ].filter((move) => move.amount > 0);
-  const ledger: CreditTransaction[] = [];
-  for (const move of moves) {
-    ledger.push(
-      await moveCredits(
-        em,
-        { accountId, type: 'debit', amount: -move.amount, ref: move.ref },
-        { persist: false },
-      ),
-    );
-  }
-  if (ledger.length > 0) {
-    await em.insertMany(CreditTransaction, ledger);
-    return ledger[ledger.length - 1]!.balanceAfter;
-  }
-  return (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true })).creditBalance;
-}
-
-function recordTracks(
-  em: EntityManager,
-  release: Release,
   prepared: NormalisedSubmission,
   charges: Charges,
-): ReleaseTrack[] {
+  now: Date,
+): InsertRow<ReleaseTrack>[] {
+  const year = now.getUTCFullYear();
   return prepared.tracks.map((track, position) => {
     const charge = charges.tracks[position];
-    return em.create(ReleaseTrack, {
-      release,
+    return {
+      release: releaseId,
       position,
       title: String(track.title ?? ''),
       titleVersion: typeof track.title_version === 'string' ? track.title_version : null,
-      isrc: typeof track.isrc === 'string' && track.isrc ? track.isrc : null,
+      isrc: typeof track.isrc === 'string' && track.isrc ? track.isrc : assignIsrc(releaseId, position, year),
       audioFileUrl: String(track.audio_file_url ?? ''),
       explicit: track.explicit_flag === true,
       trackType: typeof track.track_type === 'string' ? track.track_type : 'original',
       ai: charge?.ai ?? false,
       credits: charge?.credits ?? 0,
       payload: track as Record<string, unknown>,
-    });
+    };
   });
+}
+
+/**
+ * Takes the submission's credits: one statement per charge (the tracks, then the token offset) moves
+ * the balance and writes its ledger row. Returns the balance after the last one.
+ */
+async function debit(
+  em: EntityManager,
+  accountId: string,
+  releaseId: string,
+  charges: Charges,
+  now: Date,
+): Promise<number> {
+  const moves = [
+    { amount: charges.trackCredits, ref: `release:${releaseId}` },
+    { amount: charges.tokenOffsetCredits, ref: `token_offset:${releaseId}` },
+  ].filter((move) => move.amount > 0);
+  let balanceAfter: number | null = null;
+  for (const move of moves) {
+    balanceAfter = await moveAndRecordCredits(
+      em,
+      { accountId, type: 'debit', amount: -move.amount, ref: move.ref },
+      now,
+    );
+  }
+  return (
+    balanceAfter ??
+    (await em.findOneOrFail(Account, { id: accountId }, { disableIdentityMap: true })).creditBalance
+  );
 }
 
 function insufficient(charges: Charges, error: InsufficientCreditsError): AppError {

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from '../../platform/db/direct-sql.ts';
 import { notFound } from '../../platform/errors.ts';
 import { parseFileUrl } from '../../platform/storage/index.ts';
-import type { FileStore } from './stored-file.entity.ts';
+import type { FileStore, MediaWarning } from './stored-file.entity.ts';
 import { StoredFile } from './stored-file.entity.ts';
 
 /**
@@ -34,13 +35,28 @@ export async function findOwnedFile(
 }
 
 /**
- * Many owned files in one statement, in the order asked: each `fileUrl` through its owner, null where
- * `findOwnedFile` would answer "not found".
+ * A stored file's row as read (`select *`; the columns its readers look at typed): `em.map(StoredFile,
+ * row)` makes the entity of it, when one is needed.
  */
-export async function findOwnedFiles(
+export interface StoredFileRow {
+  id: string;
+  account_id: string;
+  store: FileStore;
+  name: string;
+  media: Record<string, unknown>;
+  warnings: MediaWarning[];
+  [column: string]: unknown;
+}
+
+/**
+ * Many owned files' rows in one statement, in the order asked: each `fileUrl` through its owner, null
+ * where `findOwnedFile` would answer "not found". A submission reads its files on every request, and
+ * needs their entities only to detect an AI verdict not cached yet.
+ */
+export async function findOwnedFileRows(
   em: EntityManager,
   wanted: readonly { accountId: string; fileUrl: string }[],
-): Promise<(StoredFile | null)[]> {
+): Promise<(StoredFileRow | null)[]> {
   const keys = wanted.map(({ accountId, fileUrl }) => {
     const parsed = parseFileUrl(fileUrl);
     return parsed && parsed.ownerId === accountId
@@ -49,9 +65,26 @@ export async function findOwnedFiles(
   });
   const lookups = keys.filter((key) => key !== null);
   if (lookups.length === 0) return wanted.map(() => null);
-  const files = await em.find(StoredFile, {
-    $or: lookups.map((key) => ({ account: key.accountId, store: key.store, name: key.name })),
+  const values: string[] = [];
+  const where = lookups.map((key) => {
+    values.push(key.accountId, key.store, key.name);
+    const n = values.length;
+    return `(account_id = $${n - 2} and store = $${n - 1} and name = $${n})`;
   });
-  const byKey = new Map(files.map((file) => [`${file.account.id}|${file.store}|${file.name}`, file]));
+  const rows = await runSql<StoredFileRow>(
+    em,
+    `select * from stored_files where ${where.join(' or ')}`,
+    values,
+  );
+  const byKey = new Map(rows.map((row) => [`${row.account_id}|${row.store}|${row.name}`, row]));
   return keys.map((key) => (key ? (byKey.get(`${key.accountId}|${key.store}|${key.name}`) ?? null) : null));
+}
+
+/** The same files as entities (managed, as a find leaves them). */
+export async function findOwnedFiles(
+  em: EntityManager,
+  wanted: readonly { accountId: string; fileUrl: string }[],
+): Promise<(StoredFile | null)[]> {
+  const rows = await findOwnedFileRows(em, wanted);
+  return rows.map((row) => (row ? em.map(StoredFile, row) : null));
 }

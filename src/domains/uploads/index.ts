@@ -1,6 +1,6 @@
 export type { UploadDeps } from './deps.ts';
 export { signedDownload } from './download-url.ts';
-export { findOwnedFile, findOwnedFiles } from './find-file.ts';
+export { findOwnedFile, findOwnedFileRows, findOwnedFiles, type StoredFileRow } from './find-file.ts';
 export { importFromUrl } from './import-from-url.ts';
 export { ingestFile } from './ingest.ts';
 export {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { assignUpc } from '../../../releases/index.ts';
 import type { SenderIdentity, StoreConnection } from '../../../store-connections/index.ts';
 import type { Delivery } from '../../delivery.entity.ts';
-import { assignUpc } from '../../identifiers.ts';
 import { messageFor, type ReleaseContent, takedownMessageFor } from '../../release-content.ts';
 import { packagedFiles, packageLayout } from './layout.ts';
 import { type PackageKind, SftpPackage } from './sftp-package.entity.ts';

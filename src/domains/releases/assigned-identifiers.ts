@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { gs1CheckDigit } from '../releases/index.ts';
+import { gs1CheckDigit } from './rules/engine/identifiers.ts';
 
 const ISRC_COUNTRY = 'XX';
 const ISRC_REGISTRANT = 'TRB';
