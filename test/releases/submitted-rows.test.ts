@@ -17,6 +17,7 @@ import { type Assets, uploadAssets, validSubmission } from '../support/releases.
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'submitted-rows.json');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)$/;
 
 const app = useTestApp();
@@ -74,6 +75,15 @@ function normaliser(releaseId: string, account: AccountFixture, assets: Assets, 
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v)]));
     if (typeof value !== 'string') return value;
     if (TIMESTAMP.test(value)) return normalise(new Date(value));
+    if (DAY.test(value)) {
+      // A release date: days after the submission's (UTC) day, as the fixture's submission sets it.
+      const days = Math.round(
+        (Date.parse(`${value}T00:00:00Z`) -
+          Date.parse(`${new Date(submittedAt).toISOString().slice(0, 10)}T00:00:00Z`)) /
+          86_400_000,
+      );
+      return `<submitted day +${days} d>`;
+    }
     if (assigned.has(value)) return assigned.get(value);
     let text = value;
     for (const [raw, name] of known) text = text.split(raw).join(name);
