@@ -7,7 +7,7 @@ import { refuseHostileInput } from '../../../schema/input-guard.ts';
 import type { AppServices } from '../../../schema/services.ts';
 import { AppError } from '../../../src/platform/errors.ts';
 import { clientInfo } from '../../client-info.ts';
-import { observeRequest } from '../../metrics.ts';
+import { countError, observeRequest } from '../../metrics.ts';
 import { inExecutorOrder, placed } from '../compiled-repeats.ts';
 import { countGraphQLError } from '../error-metrics.ts';
 import { sendGraphQLRefusal } from '../media-types.ts';
@@ -112,6 +112,9 @@ async function answer(
   }
 }
 
+/** Answers the request with a GraphQL error of its own (status, type, code, message). */
+type Refuse = (status: number, type: AppError['type'], code: string, message: string) => 'answered';
+
 /** The document the request names, 'generic' for yoga's path, or 'answered' when refused here. */
 async function documentFor(
   app: AppServices,
@@ -121,7 +124,9 @@ async function documentFor(
   req: Request,
   res: Response,
 ): Promise<PersistedDocument | 'generic' | 'answered'> {
-  const refuse = (status: number, type: AppError['type'], code: string, message: string) => {
+  const refuse: Refuse = (status, type, code, message) => {
+    // Counted as the body refusals before this path are: an error of its type, a failed request.
+    countError(res, type, 'graphql');
     sendGraphQLRefusal(res, status, { type, code, message });
     observeRequest(app.metrics.graphqlOperation('anonymous'), res, true);
     return 'answered' as const;
@@ -183,7 +188,7 @@ async function documentFor(
   }
 }
 
-const refuseUntrusted = (refuse: (s: number, t: AppError['type'], c: string, m: string) => 'answered') =>
+const refuseUntrusted = (refuse: Refuse) =>
   refuse(403, UNTRUSTED_DOCUMENT.type, UNTRUSTED_DOCUMENT.code, UNTRUSTED_DOCUMENT.message);
 
 /** Registers an APQ document for the caller, within the rate limit; its refusal is yoga's to word. */
@@ -193,7 +198,7 @@ async function registered(
   query: string,
   req: Request,
   res: Response,
-  refuse: (s: number, t: AppError['type'], c: string, m: string) => 'answered',
+  refuse: Refuse,
 ): Promise<PersistedDocument | 'generic' | 'answered'> {
   let caller: string;
   try {
