@@ -39,6 +39,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const PARTS = process.env.BENCH_PARTS ?? 'http,in-process';
 /** `BENCH_CONNECTIONS=10` measures one connection count alone (default: 1 and 10). */
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
+/** `BENCH_ONLY=persisted` runs only the HTTP rows whose label holds it, without ratios (to profile one). */
+const ONLY = process.env.BENCH_ONLY;
 const STORES = 25;
 const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
   releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;
@@ -170,66 +172,53 @@ try {
     },
   };
 
-  const scenarios = (connections: number) => [
-    () => measureHttp('bare express', { url: `${bare.url}/v1/me` }, SECONDS, connections),
-    () => measureHttp('GET /v1/status', { url: `${app.url}/v1/status` }, SECONDS, connections),
-    () => measureHttp('GET /v1/me', { url: `${app.url}/v1/me`, headers: auth }, SECONDS, connections),
-    () =>
-      measureHttp(
-        `GET /v1/releases/{id}/status (${STORES} stores)`,
-        { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth },
-        SECONDS,
-        connections,
-      ),
-    () =>
-      measureHttp(
-        'status, GraphQL as text (the same each time)',
-        { url: `${app.url}/graphql`, method: 'POST', headers: json, body: graphqlBody },
-        SECONDS,
-        connections,
-      ),
-    () =>
-      measureHttp(
-        'status, GraphQL persisted (POST documentId)',
-        { url: `${app.url}/graphql`, method: 'POST', headers: json, body: persistedBody },
-        SECONDS,
-        connections,
-      ),
-    () =>
-      measureHttp(
-        'status, GraphQL persisted (GET documentId)',
-        { url: persistedGet, headers: auth },
-        SECONDS,
-        connections,
-      ),
-    () =>
-      measureHttp(
-        'status, GraphQL a different text each time',
-        {
-          url: `${app.url}/graphql`,
-          method: 'POST',
-          headers: json,
-          body: graphqlBody,
-          setupRequest: newDocument as never,
-        },
-        SECONDS,
-        connections,
-      ),
-    () =>
-      measureHttp(
-        'status, tools/call get_release_status',
-        { url: `${app.url}/api/mcp`, method: 'POST', headers: json, body: toolBody },
-        SECONDS,
-        connections,
-      ),
-  ];
+  type Target = Parameters<typeof measureHttp>[1];
+  const scenarios = (connections: number) =>
+    (
+      [
+        ['bare express', { url: `${bare.url}/v1/me` }],
+        ['GET /v1/status', { url: `${app.url}/v1/status` }],
+        ['GET /v1/me', { url: `${app.url}/v1/me`, headers: auth }],
+        [
+          `GET /v1/releases/{id}/status (${STORES} stores)`,
+          { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth },
+        ],
+        [
+          'status, GraphQL as text (the same each time)',
+          { url: `${app.url}/graphql`, method: 'POST', headers: json, body: graphqlBody },
+        ],
+        [
+          'status, GraphQL persisted (POST documentId)',
+          { url: `${app.url}/graphql`, method: 'POST', headers: json, body: persistedBody },
+        ],
+        ['status, GraphQL persisted (GET documentId)', { url: persistedGet, headers: auth }],
+        [
+          'status, GraphQL a different text each time',
+          {
+            url: `${app.url}/graphql`,
+            method: 'POST',
+            headers: json,
+            body: graphqlBody,
+            setupRequest: newDocument as never,
+          },
+        ],
+        [
+          'status, tools/call get_release_status',
+          { url: `${app.url}/api/mcp`, method: 'POST', headers: json, body: toolBody },
+        ],
+      ] as [string, Target][]
+    ).map(([label, target]) => ({ label, run: () => measureHttp(label, target, SECONDS, connections) }));
 
   await measureHttp('warm-up', { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth }, 2, 10);
   for (const connections of PARTS.includes('http') ? CONNECTIONS : []) {
     const rows: Measurement[] = [];
-    for (const scenario of scenarios(connections)) rows.push(await scenario());
+    for (const scenario of scenarios(connections)) {
+      if (ONLY && !scenario.label.includes(ONLY)) continue;
+      rows.push(await scenario.run());
+    }
     console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
     printTable(rows);
+    if (ONLY) continue;
     const [floor, status, me, rest, graphqlHttp, persistedPost, persistedGet, newDocuments, tool] = rows as [
       Measurement,
       Measurement,

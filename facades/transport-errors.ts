@@ -1,6 +1,7 @@
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { BASE64_MAX_BYTES, RECOMMENDED_CHUNK_BYTES } from '../schema/uploads/limits.ts';
 import { AppError } from '../src/platform/errors.ts';
+import { readSmallJsonBody, smallBodyLength } from './small-json-body.ts';
 
 /** Nesting deeper than this is refused before parsing: no document of the API comes near it. */
 export const MAX_JSON_DEPTH = 64;
@@ -138,11 +139,62 @@ function refuseEmptyOrDeepJson(req: unknown, res: unknown, body: Buffer): void {
 
 /**
  * express.json with the depth guard: the one JSON body parser of every surface. `emptyIsInvalid`: an
- * empty body is `invalid_json` instead of `{}`.
+ * empty body is `invalid_json` instead of `{}`. A small plain body (see smallBodyLength) is read and
+ * parsed here, to the same result and the same errors; every other body goes to express.json.
  */
 export function jsonBody(
   options: Omit<Parameters<typeof express.json>[0] & object, 'verify'>,
   { emptyIsInvalid = false } = {},
-) {
-  return express.json({ ...options, verify: emptyIsInvalid ? refuseEmptyOrDeepJson : refuseDeepJson });
+): RequestHandler {
+  const verify = emptyIsInvalid ? refuseEmptyOrDeepJson : refuseDeepJson;
+  const general = express.json({ ...options, verify });
+  const anyType = typeof options.type === 'function';
+  const strict = options.strict !== false;
+  return (req, res, next) => {
+    const length = smallBodyLength(req, anyType);
+    if (length === -1) {
+      general(req, res, next);
+      return;
+    }
+    readSmallJsonBody(req, length, (error, bytes) => {
+      if (error || !bytes) {
+        next(error);
+        return;
+      }
+      try {
+        verify(req, res, bytes);
+      } catch (refusal) {
+        next(refusal);
+        return;
+      }
+      try {
+        req.body = parseJson(bytes.toString('utf8'), strict);
+      } catch {
+        next(Object.assign(new Error('invalid JSON'), { status: 400, type: 'entity.parse.failed' }));
+        return;
+      }
+      next();
+    });
+  };
+}
+
+/** JSON.parse as express.json applies it: a leading byte-order mark dropped, `strict` takes only {…} or […]. */
+function parseJson(text: string, strict: boolean): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.length === 0) return {};
+  if (strict) {
+    const first = body[firstNonWhitespace(body)];
+    if (first !== '{' && first !== '[') throw new SyntaxError('strict');
+  }
+  return JSON.parse(body) as unknown;
+}
+
+/** The index of the first character that is not JSON whitespace (space, tab, line feed, return). */
+function firstNonWhitespace(text: string): number {
+  let index = 0;
+  for (; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) break;
+  }
+  return index;
 }

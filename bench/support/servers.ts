@@ -56,8 +56,9 @@ export async function startChild(
   script: string,
   env: Record<string, string>,
   pattern: RegExp,
+  nodeArguments: string[] = [],
 ): Promise<Child> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArguments, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -100,6 +101,8 @@ export async function startServer(
       ...env,
     },
     /"url":"([^"]+)"/,
+    // `BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the server alone.
+    process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
   );
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import {
   type DocumentNode,
   GraphQLError,
@@ -72,7 +72,7 @@ export class DocumentRefusedError extends Error {
   }
 }
 
-export const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
+export const sha256Of = (text: string) => digest('sha256', text, 'hex');
 
 /**
  * The documents /graphql can run by reference: the manifest's (trusted, under their manifest ids and
