@@ -24,10 +24,6 @@ const bench = await benchApp('tributary_bench_submit', {
   credits: CREDITS,
   env: {
     DATABASE_POOL_MAX: '20',
-    // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
-    ...(process.env.BENCH_CPU_PROF
-      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
-      : {}),
   },
 });
 const { app } = bench;

@@ -25,10 +25,6 @@ const bench = await benchApp('tributary_bench_webhooks', {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     NODE_EXTRA_CA_CERTS: receiver.certFile,
     LOG_LEVEL: 'info',
-    // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops.
-    ...(process.env.BENCH_CPU_PROF
-      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
-      : {}),
   },
 });
 const { app, orm } = bench;

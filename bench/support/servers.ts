@@ -101,8 +101,9 @@ export async function startServer(
       ...env,
     },
     /"url":"([^"]+)"/,
-    // `BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the server alone.
-    process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+    // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops (node refuses the
+    // flag in NODE_OPTIONS).
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   );
 }
 
