@@ -19,7 +19,7 @@ export function createNormaliser(baseUrl: string) {
       .replace(/(?<![\d-])20\d{2}-\d{2}-\d{2}(?![\d-])/g, '<date>')
       .replace(/(?<=(pline|cline)_year\\?":\\?")\d{4}/g, '<year>')
       .replace(/svc_[a-z]+_[A-Za-z0-9_-]{8,}/g, (token) => `<token:${token.split('_')[1]}>`)
-      .replace(/whsec_[A-Za-z0-9_-]+/g, '<secret>')
+      .replace(/whsec_[A-Za-z0-9+/_-]+=*/g, '<secret>')
       .replace(/(cs|pi|pm)_sandbox_[A-Za-z0-9_-]+/g, '<$1_sandbox>')
       .replace(/(expires|signature|sig|exp)=[A-Za-z0-9_%.-]+/g, '$1=<signed>')
       .replace(/("uptimeSeconds":)\d+/g, '$1<n>')
