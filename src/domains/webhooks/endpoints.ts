@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { conflict, invalidRequest, notFound } from '../../platform/errors.ts';
 import type { OutboundPolicy, Resolver } from '../../platform/http/index.ts';
 import { isUuid } from '../../platform/ids.ts';
@@ -110,14 +110,25 @@ export async function listEndpoints(em: EntityManager, accountId: string): Promi
   return em.find(WebhookEndpoint, { account: accountId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** The caller's endpoint, or 404 — an unknown id and another account's id look the same. */
+/**
+ * The caller's endpoint, or 404 — an unknown id and another account's id look the same. `withSecrets`
+ * loads the sealed secrets too (lazy otherwise); `forUpdate` locks the row (inside a transaction).
+ */
 export async function findOwnEndpoint(
   em: EntityManager,
   accountId: string,
   endpointId: string,
+  options: { withSecrets?: boolean; forUpdate?: boolean } = {},
 ): Promise<WebhookEndpoint> {
   const endpoint = isUuid(endpointId)
-    ? await em.findOne(WebhookEndpoint, { id: endpointId, account: accountId })
+    ? await em.findOne(
+        WebhookEndpoint,
+        { id: endpointId, account: accountId },
+        {
+          ...(options.withSecrets ? { populate: ['secretSealed', 'previousSecretSealed'] as const } : {}),
+          ...(options.forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {}),
+        },
+      )
     : null;
   if (!endpoint) throw notFound('No webhook endpoint with this id.', 'webhook_not_found');
   return endpoint;

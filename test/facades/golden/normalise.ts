@@ -1,8 +1,8 @@
 /**
  * What varies between runs in a response, replaced by placeholders so that everything else can be compared
  * byte for byte: ids (numbered by first appearance, so equal ids stay equal), times, dates, the server's
- * base URL, tokens and secrets, URL signatures, random file-name suffixes, assigned UPCs and ISRCs, and the
- * uptime.
+ * base URL, tokens and secrets, URL signatures, random file-name suffixes, assigned UPCs and ISRCs, the
+ * uptime and webhook latencies.
  */
 export function createNormaliser(baseUrl: string) {
   const ids = new Map<string, number>();
@@ -23,6 +23,7 @@ export function createNormaliser(baseUrl: string) {
       .replace(/(cs|pi|pm)_sandbox_[A-Za-z0-9_-]+/g, '<$1_sandbox>')
       .replace(/(expires|signature|sig|exp)=[A-Za-z0-9_%.-]+/g, '$1=<signed>')
       .replace(/("uptimeSeconds":)\d+/g, '$1<n>')
+      .replace(/("latency_ms":)\d+/g, '$1<n>')
       // Identifiers assigned at submission (UPC, ISRC) are drawn at random within the platform's ranges.
       .replace(/(?<=upc\\?":\\?"|UPC )\d{12,13}/g, '<upc>')
       .replace(/(?<=isrc\\?":\\?"|ISRC )[A-Z]{2}[A-Z0-9]{3}\d{7}/g, '<isrc>')
