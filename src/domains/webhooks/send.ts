@@ -55,13 +55,12 @@ function secretsOf(
   const openSealed = (sealed: string) =>
     deps.openSecret ? deps.openSecret(sealed) : open(sealed, deps.secretKey);
   const now = (deps.clock ?? systemClock).now();
-  const inGrace =
-    row.previous_secret_sealed !== null &&
-    row.previous_secret_expires_at !== null &&
-    new Date(row.previous_secret_expires_at) > now;
+  const previous = row.previous_secret_sealed;
+  const expires = row.previous_secret_expires_at;
+  const inGrace = previous !== null && expires !== null && new Date(expires) > now;
   return {
     secret: openSealed(row.secret_sealed),
-    previousSecret: inGrace ? openSealed(row.previous_secret_sealed!) : null,
+    previousSecret: inGrace ? openSealed(previous) : null,
   };
 }
 
