@@ -139,6 +139,7 @@ export const UGC_POLICIES_FIELDS = /* GraphQL */ `
 export const WEBHOOK_ENDPOINT_FIELDS = /* GraphQL */ `
   id url description event_types: eventTypes active failure_count: failureCount secret_prefix: secretPrefix
   created_at: createdAt updated_at: updatedAt disabled_at: disabledAt
+  previous_secret_expires_at: previousSecretExpiresAt
 `;
 
 export const WEBHOOK_DELIVERY_FIELDS = /* GraphQL */ `

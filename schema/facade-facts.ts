@@ -12,8 +12,10 @@ import {
 import { AUTO_RELOAD_DAILY_CAP, MAX_THRESHOLD_CREDITS } from '../src/domains/payments/index.ts';
 import { AGENT_SUBMIT_LIMIT, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../src/domains/releases/index.ts';
 import {
+  DEFAULT_ROTATION_GRACE_SECONDS,
   DEFAULT_WEBHOOK_LOG_LIMIT,
   MAX_ENDPOINTS_PER_ACCOUNT,
+  MAX_ROTATION_GRACE_SECONDS,
   MAX_WEBHOOK_LOG_LIMIT,
 } from '../src/domains/webhooks/index.ts';
 
@@ -35,6 +37,7 @@ export const FACTS = {
   webhookLogPage: { min: 1, max: MAX_WEBHOOK_LOG_LIMIT, default: DEFAULT_WEBHOOK_LOG_LIMIT },
   topListSize: TOP_LIST_SIZE,
   maxWebhookEndpoints: MAX_ENDPOINTS_PER_ACCOUNT,
+  webhookGraceSeconds: { min: 0, max: MAX_ROTATION_GRACE_SECONDS, default: DEFAULT_ROTATION_GRACE_SECONDS },
   coverArtPrompt: COVER_ART_PROMPT,
   coverArtRate: COVER_ART_RATE,
   agentSubmitRate: AGENT_SUBMIT_LIMIT,

@@ -25,6 +25,8 @@ import './releases/submit.ts';
 import './events/release-events.ts';
 import './delivery/status.ts';
 import './webhooks/webhooks.ts';
+import './webhooks/ping.ts';
+import './webhooks/rotation.ts';
 import './delivery/operations.ts';
 import './analytics/performance.ts';
 import './fraud/fraud-score.ts';

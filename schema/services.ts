@@ -162,7 +162,14 @@ export async function buildAppServices(
   overrides: Partial<
     Pick<
       AppServices,
-      'storage' | 'outbound' | 'rateLimits' | 'distributor' | 'imageGenerator' | 'payments' | 'clock'
+      | 'storage'
+      | 'outbound'
+      | 'webhookOutbound'
+      | 'rateLimits'
+      | 'distributor'
+      | 'imageGenerator'
+      | 'payments'
+      | 'clock'
     >
   > = {},
 ): Promise<AppServices> {
@@ -263,13 +270,15 @@ export async function buildAppServices(
     profiles,
     health,
     webhookSecretKey,
-    webhookOutbound: createOutboundClient({
-      policy: outboundPolicyFromConfig(config),
-      timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
-      maxRedirects: 0,
-      // A receiver sees at most as many connections as this process has sends in flight.
-      connectionsPerOrigin: config.WEBHOOK_CONCURRENCY,
-    }),
+    webhookOutbound:
+      overrides.webhookOutbound ??
+      createOutboundClient({
+        policy: outboundPolicyFromConfig(config),
+        timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
+        maxRedirects: 0,
+        // A receiver sees at most as many connections as this process has sends in flight.
+        connectionsPerOrigin: config.WEBHOOK_CONCURRENCY,
+      }),
     authorizationCodes: NO_AUTHORIZATION_CODES,
     mailer: mailerFor(config, () => orm.em.fork()),
     clock: overrides.clock ?? systemClock,

@@ -1,4 +1,3 @@
-import { RELEASE_EVENT_TYPES, type ReleaseEventType } from '../../src/domains/delivery/index.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -8,8 +7,6 @@ import {
   pageOfWebhookDeliveries,
   redeliverWebhook,
   updateEndpoint,
-  WEBHOOK_DELIVERY_STATUSES,
-  type WebhookDeliveryView,
   type WebhookEndpointView,
   webhookDeliveryView,
 } from '../../src/domains/webhooks/index.ts';
@@ -17,45 +14,7 @@ import { outboundPolicyFromConfig } from '../../src/platform/http/index.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { type Context, requirePrincipal } from '../context.ts';
 import { ReleaseEventTypeEnum } from '../events/release-events.ts';
-
-const isReleaseEventType = (type: string): type is ReleaseEventType =>
-  (RELEASE_EVENT_TYPES as readonly string[]).includes(type);
-
-import { enumFromList } from '../enums.ts';
-
-const WebhookDeliveryStatusEnum = enumFromList('WebhookDeliveryStatus', WEBHOOK_DELIVERY_STATUSES, {
-  description: 'Where one delivery of an event to an endpoint stands.',
-  valueDescriptions: {
-    pending: 'Not delivered yet; retried on its schedule.',
-    succeeded: 'The endpoint answered 2xx.',
-    failed: 'Every attempt failed.',
-    suppressed: 'Not sent: a duplicate, or the endpoint is disabled.',
-  },
-});
-
-const WebhookEndpointRef = builder.objectRef<WebhookEndpointView>('WebhookEndpoint').implement({
-  description: 'A webhook endpoint. The signing secret is shown once, at creation, and never again.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    url: t.exposeString('url'),
-    description: t.exposeString('description', { nullable: true }),
-    eventTypes: t.field({
-      type: [ReleaseEventTypeEnum],
-      description: 'Stored at creation; later event kinds need an update.',
-      resolve: (endpoint) => endpoint.eventTypes.filter(isReleaseEventType),
-    }),
-    active: t.exposeBoolean('active'),
-    failureCount: t.exposeInt('failureCount', {
-      description: 'Consecutive failed deliveries; 20 disable the endpoint.',
-    }),
-    secretPrefix: t.exposeString('secretPrefix', {
-      description: 'The first characters of the secret, to recognise it.',
-    }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true }),
-  }),
-});
+import { WebhookDeliveryRef, WebhookEndpointRef } from './types.ts';
 
 const CreatedWebhookRef = builder
   .objectRef<{ endpoint: WebhookEndpointView; signingSecret: string }>('CreatedWebhookEndpoint')
@@ -64,33 +23,10 @@ const CreatedWebhookRef = builder
     fields: (t) => ({
       endpoint: t.field({ type: WebhookEndpointRef, resolve: (c) => c.endpoint }),
       signingSecret: t.exposeString('signingSecret', {
-        description: 'Shown this once: store it to verify x-svc-signature.',
+        description: 'Shown this once: store it to verify webhook-signature or x-svc-signature.',
       }),
     }),
   });
-
-const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('WebhookDelivery').implement({
-  description: 'One event sent (or to be sent) to one endpoint.',
-  fields: (t) => ({
-    id: t.exposeID('id', { description: 'Also the x-svc-delivery header, the same on every attempt.' }),
-    endpointId: t.exposeID('endpointId'),
-    eventId: t.id({ resolve: (d) => String(d.eventId) }),
-    eventCursor: t.string({ resolve: (d) => String(d.eventCursor) }),
-    eventType: t.field({
-      type: ReleaseEventTypeEnum,
-      resolve: (delivery) => delivery.eventType as ReleaseEventType,
-    }),
-    releaseId: t.exposeID('releaseId', { nullable: true }),
-    status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
-    attempts: t.exposeInt('attempts'),
-    responseStatus: t.exposeInt('responseStatus', { nullable: true }),
-    latencyMs: t.exposeInt('latencyMs', { nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-  }),
-});
 
 const DeletedRef = builder.objectRef<{ id: string; deleted: true }>('DeletedWebhookEndpoint').implement({
   description: 'What a deletion removed.',

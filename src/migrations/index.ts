@@ -18,6 +18,7 @@ import { Migration20261125135657_webhook_claim_index } from './Migration20261125
 import { Migration20261126103852_registry_version } from './Migration20261126103852_registry_version.ts';
 import { Migration20261126162038_store_connections } from './Migration20261126162038_store_connections.ts';
 import { Migration20261126164135_sftp_packages } from './Migration20261126164135_sftp_packages.ts';
+import { Migration20261127013249_webhook_rotation_ping } from './Migration20261127013249_webhook_rotation_ping.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -44,4 +45,8 @@ export const migrationsList = [
   { name: 'Migration20261126103852_registry_version', class: Migration20261126103852_registry_version },
   { name: 'Migration20261126162038_store_connections', class: Migration20261126162038_store_connections },
   { name: 'Migration20261126164135_sftp_packages', class: Migration20261126164135_sftp_packages },
+  {
+    name: 'Migration20261127013249_webhook_rotation_ping',
+    class: Migration20261127013249_webhook_rotation_ping,
+  },
 ];

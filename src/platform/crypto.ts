@@ -1,8 +1,11 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** A high-entropy secret with a recognisable prefix (e.g. `svc_pat_…`): 32 random bytes, base64url. */
-export function generateSecret(prefix: string): string {
-  return `${prefix}${randomBytes(32).toString('base64url')}`;
+/**
+ * A high-entropy secret with a recognisable prefix (e.g. `svc_pat_…`): 32 random bytes, base64url by
+ * default; `base64` (standard, padded) where a receiver's library decodes it (webhook signing secrets).
+ */
+export function generateSecret(prefix: string, encoding: 'base64url' | 'base64' = 'base64url'): string {
+  return `${prefix}${randomBytes(32).toString(encoding)}`;
 }
 
 /**

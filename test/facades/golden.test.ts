@@ -203,6 +203,11 @@ function goldenScenario(app: () => TestApp, mayRecord: boolean) {
       'POST',
       `/v1/webhooks/${endpointId}/deliveries/3f2b6c1e-8d4a-4c1b-9e2f-0a1b2c3d4e5f/redeliver`,
     );
+    await call('POST /v1/webhooks/:id/rotate-secret', 'POST', `/v1/webhooks/${endpointId}/rotate-secret`, {
+      body: { grace_seconds: 3600 },
+    });
+    // Nothing listens on port 9: the ping is recorded failed (its latency normalised).
+    await call('POST /v1/webhooks/:id/ping', 'POST', `/v1/webhooks/${endpointId}/ping`);
     await call('DELETE /v1/webhooks/:id', 'DELETE', `/v1/webhooks/${endpointId}`);
 
     // Agent HTTP routes
@@ -281,6 +286,9 @@ function goldenScenario(app: () => TestApp, mayRecord: boolean) {
         toDate: '2026-01-03',
         includeTracks: true,
       },
+      // The endpoint is deleted by now: both answer not found.
+      ping_webhook: { endpointId },
+      rotate_webhook_secret: { endpointId, graceSeconds: 60 },
     };
     for (const tool of agentTools) {
       await rpc(`rpc tools/call ${tool.name}`, 'tools/call', {

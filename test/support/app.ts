@@ -28,7 +28,9 @@ export interface TestApp {
 export interface TestAppOptions {
   background?: boolean;
   /** Services that replace the configured ones (a distributor adapter of the test's own, say). */
-  services?: Partial<Pick<AppServices, 'distributor' | 'outbound' | 'payments' | 'clock'>>;
+  services?: Partial<
+    Pick<AppServices, 'distributor' | 'outbound' | 'webhookOutbound' | 'payments' | 'clock'>
+  >;
 }
 
 export async function startTestApp(

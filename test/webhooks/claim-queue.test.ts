@@ -8,6 +8,8 @@ const row = (id: string): ClaimedWebhookDelivery => ({
   endpoint_id: 'e',
   url: 'https://hooks.test/x',
   secret_sealed: 's',
+  previous_secret_sealed: null,
+  previous_secret_expires_at: null,
   event_type: 'release.status_changed',
   payload: {},
   attempts: 0,

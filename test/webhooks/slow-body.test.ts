@@ -52,6 +52,8 @@ it('a body trickled after a 2xx is given up on after a short deadline: the deliv
       endpoint_id: 'endpoint-1',
       url: `http://slow.test:${port}/hook`,
       secret_sealed: seal('whsec_test', secretKey),
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
       event_type: 'release.status_changed',
       payload: { event: 'release.status_changed' },
       attempts: 0,

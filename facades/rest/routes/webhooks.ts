@@ -90,4 +90,30 @@ export const webhookRoutes: RestRoute[] = [
     variables: { id: pathParam('id'), deliveryId: pathParam('deliveryId') },
     select: 'delivery',
   },
+  {
+    operationId: 'pingWebhook',
+    method: 'POST',
+    path: '/webhooks/:id/ping',
+    summary: 'Send a signed test event (ping) to an endpoint now; answers with its delivery record',
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation PingWebhook($id: ID!) {
+      delivery: pingWebhookEndpoint(id: $id) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
+    variables: { id: pathParam('id') },
+    select: 'delivery',
+  },
+  {
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/webhooks/:id/rotate-secret',
+    summary:
+      'Give an endpoint a new signing secret (returned this once); the old one signs too for grace_seconds',
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation RotateWebhookSecret($id: ID!, $graceSeconds: Int) {
+      rotated: rotateWebhookSecret(id: $id, graceSeconds: $graceSeconds) {
+        signing_secret: signingSecret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
+    variables: { id: pathParam('id'), graceSeconds: bodyField('grace_seconds') },
+    select: 'rotated',
+  },
 ];

@@ -10,6 +10,7 @@ import { deliveryTools } from './delivery.ts';
 import { fileTools } from './files.ts';
 import { releaseTools } from './releases.ts';
 import { storeOperationTools } from './store-operations.ts';
+import { webhookTools } from './webhooks.ts';
 
 /** Every agent tool, one row each; `tools/list` shows them in this order. Add a row, not code. */
 export const agentTools: ToolRow[] = [
@@ -24,6 +25,7 @@ export const agentTools: ToolRow[] = [
   ...deliveryTools,
   ...storeOperationTools,
   ...analyticsTools,
+  ...webhookTools,
 ];
 
 /**

@@ -7,6 +7,9 @@ export interface ClaimedWebhookDelivery {
   endpoint_id: string;
   url: string;
   secret_sealed: string;
+  /** The secret a rotation replaced, and the end of its grace window (null when none). */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
   event_type: string;
   payload: Record<string, unknown>;
   attempts: number;
@@ -40,7 +43,8 @@ export async function claimDue(
      update webhook_deliveries d set next_attempt_at = ?
        from due join webhook_endpoints e on e.id = due.endpoint_id
       where d.id = due.id and e.active
-      returning d.id, d.endpoint_id, e.url, e.secret_sealed, d.event_type, d.payload, d.attempts`,
+      returning d.id, d.endpoint_id, e.url, e.secret_sealed, e.previous_secret_sealed,
+                e.previous_secret_expires_at, d.event_type, d.payload, d.attempts`,
     [now, limit, leaseUntil],
   );
 }

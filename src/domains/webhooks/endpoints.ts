@@ -1,17 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { generateSecret } from '../../platform/crypto.ts';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { conflict, invalidRequest, notFound } from '../../platform/errors.ts';
 import type { OutboundPolicy, Resolver } from '../../platform/http/index.ts';
 import { isUuid } from '../../platform/ids.ts';
 import { seal } from '../../platform/secret-box.ts';
 import { Account } from '../accounts/index.ts';
 import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { generateWebhookSecret, secretPrefixOf } from './secret.ts';
 import { checkWebhookUrl } from './url-check.ts';
 import { MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoint } from './webhook-endpoint.entity.ts';
 
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
-/** Characters of the secret kept in clear for display (`whsec_` and 4 more). */
-const SECRET_PREFIX_LENGTH = 10;
 const MAX_DESCRIPTION = 500;
 
 export interface CreateEndpointInput {
@@ -84,7 +81,7 @@ export async function createEndpoint(
       ? [...known]
       : checkEventTypes(input.eventTypes, known);
   const description = checkDescription(input.description);
-  const secret = generateSecret(WEBHOOK_SECRET_PREFIX);
+  const secret = generateWebhookSecret();
   const run = async (tem: EntityManager) => {
     await tem.execute('select id from accounts where id = ? for update', [accountId]);
     const count = await tem.count(WebhookEndpoint, { account: accountId });
@@ -100,7 +97,7 @@ export async function createEndpoint(
       description,
       eventTypes,
       secretSealed: seal(secret, options.secretKey),
-      secretPrefix: secret.slice(0, SECRET_PREFIX_LENGTH),
+      secretPrefix: secretPrefixOf(secret),
     });
     await tem.flush();
     return endpoint;
@@ -113,14 +110,25 @@ export async function listEndpoints(em: EntityManager, accountId: string): Promi
   return em.find(WebhookEndpoint, { account: accountId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** The caller's endpoint, or 404 — an unknown id and another account's id look the same. */
+/**
+ * The caller's endpoint, or 404 — an unknown id and another account's id look the same. `withSecrets`
+ * loads the sealed secrets too (lazy otherwise); `forUpdate` locks the row (inside a transaction).
+ */
 export async function findOwnEndpoint(
   em: EntityManager,
   accountId: string,
   endpointId: string,
+  options: { withSecrets?: boolean; forUpdate?: boolean } = {},
 ): Promise<WebhookEndpoint> {
   const endpoint = isUuid(endpointId)
-    ? await em.findOne(WebhookEndpoint, { id: endpointId, account: accountId })
+    ? await em.findOne(
+        WebhookEndpoint,
+        { id: endpointId, account: accountId },
+        {
+          ...(options.withSecrets ? { populate: ['secretSealed', 'previousSecretSealed'] as const } : {}),
+          ...(options.forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {}),
+        },
+      )
     : null;
   if (!endpoint) throw notFound('No webhook endpoint with this id.', 'webhook_not_found');
   return endpoint;

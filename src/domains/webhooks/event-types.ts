@@ -6,3 +6,9 @@ import { RELEASE_EVENT_TYPES } from '../delivery/index.ts';
  * receive it.
  */
 export const WEBHOOK_EVENT_TYPES = RELEASE_EVENT_TYPES;
+
+/** The event type of a test ping (no event of the stream; no endpoint subscribes to it). */
+export const PING_EVENT_TYPE = 'ping';
+
+/** What a delivery of the log can carry: a subscribable kind, or a test ping. */
+export const WEBHOOK_DELIVERY_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, PING_EVENT_TYPE] as const;

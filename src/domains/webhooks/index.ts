@@ -1,6 +1,13 @@
 export { dispatchEvent } from './dispatch.ts';
 export { startWebhookDispatcher } from './dispatcher.ts';
 export { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from './endpoints.ts';
+export { WEBHOOK_DELIVERY_EVENT_TYPES } from './event-types.ts';
+export { pingEndpoint } from './ping.ts';
+export {
+  DEFAULT_ROTATION_GRACE_SECONDS,
+  MAX_ROTATION_GRACE_SECONDS,
+  rotateEndpointSecret,
+} from './rotation.ts';
 export { sendDueWebhooks } from './send-due.ts';
 export { startWebhookSender } from './sender.ts';
 export {

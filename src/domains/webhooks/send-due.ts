@@ -52,8 +52,10 @@ export async function recordSent(em: EntityManager, sent: Sent[], now: Date): Pr
  */
 export async function sendDueWebhooks(em: EntityManager, deps: SendDueDeps, limit = 10): Promise<SendCounts> {
   const claimed = await claimDue(em, deps.now, limit, leaseUntil(deps.now, deps.timeoutSeconds));
+  // A rotated-out secret's grace is judged at the round's time, as the claim is.
+  const sendDeps = { ...deps, clock: deps.clock ?? { now: () => deps.now } };
   const sent = await Promise.all(
-    claimed.map(async (row) => ({ row, outcome: await sendWebhook(row, deps) })),
+    claimed.map(async (row) => ({ row, outcome: await sendWebhook(row, sendDeps) })),
   );
   const result = await recordSent(em.fork(), sent, deps.now);
   return { ...result, claimed: claimed.length };

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../platform/clock.ts';
 import { isAppError } from '../../platform/errors.ts';
 import type { OutboundClient } from '../../platform/http/index.ts';
 import { open } from '../../platform/secret-box.ts';
@@ -10,6 +11,8 @@ export interface SendDeps {
   secretKey: Uint8Array;
   /** Opened signing secrets by sealed value (see `secretOpener`); one opening per endpoint, not per POST. */
   openSecret?: (sealed: string) => string;
+  /** Judges whether a rotated-out secret's grace window is still open; the system clock by default. */
+  clock?: Clock;
 }
 
 export interface SendOutcome {
@@ -44,6 +47,23 @@ export function secretOpener(secretKey: Uint8Array): (sealed: string) => string 
   };
 }
 
+/** The signing secrets of a row: the current one, and the previous one while its grace window is open. */
+function secretsOf(
+  row: ClaimedWebhookDelivery,
+  deps: SendDeps,
+): { secret: string; previousSecret: string | null } {
+  const openSealed = (sealed: string) =>
+    deps.openSecret ? deps.openSecret(sealed) : open(sealed, deps.secretKey);
+  const now = (deps.clock ?? systemClock).now();
+  const previous = row.previous_secret_sealed;
+  const expires = row.previous_secret_expires_at;
+  const inGrace = previous !== null && expires !== null && new Date(expires) > now;
+  return {
+    secret: openSealed(row.secret_sealed),
+    previousSecret: inGrace ? openSealed(previous) : null,
+  };
+}
+
 /**
  * POSTs one claimed webhook delivery (one attempt), signed as documented; never throws (a failure is
  * an outcome).
@@ -53,11 +73,8 @@ export async function sendWebhook(row: ClaimedWebhookDelivery, deps: SendDeps): 
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
-    const secret = deps.openSecret
-      ? deps.openSecret(row.secret_sealed)
-      : open(row.secret_sealed, deps.secretKey);
     const headers = webhookHeaders({
-      secret,
+      ...secretsOf(row, deps),
       body,
       eventType: row.event_type,
       deliveryId: row.id,

@@ -55,6 +55,7 @@ export function startWebhookSender(options: WebhookSenderOptions): (deadline?: n
     outbound: options.outbound,
     secretKey: options.secretKey,
     openSecret: secretOpener(options.secretKey),
+    clock,
   };
   /** Claimed rows at most, in flight or queued. */
   const held = 3 * concurrency;

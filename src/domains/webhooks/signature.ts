@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { standardWebhooksKey } from './secret.ts';
 
 export const WEBHOOK_USER_AGENT = 'Tributary-Webhooks/1';
 
@@ -17,28 +18,46 @@ export function signTimestamped(secret: string, timestamp: number, deliveryId: s
   return `sha256=${createHmac('sha256', secret).update(signed, 'utf8').digest('hex')}`;
 }
 
-/** Every header of a delivery POST. */
+/**
+ * One Standard Webhooks signature, `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with
+ * the secret's bytes (`standardWebhooksKey`).
+ */
+export function signStandard(secret: string, deliveryId: string, timestamp: number, body: string): string {
+  const signed = `${deliveryId}.${timestamp}.${body}`;
+  return `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(signed, 'utf8').digest('base64')}`;
+}
+
+/**
+ * Every header of a delivery POST. During a rotation's grace window (`previousSecret` given):
+ * `webhook-signature` carries one signature by each secret, the new one first, so a receiver holding
+ * either verifies; the legacy `x-svc-signature*` headers hold one value each and stay signed by the
+ * previous secret, the one every receiver had before the rotation, until the window ends.
+ */
 export function webhookHeaders(input: {
   secret: string;
+  previousSecret?: string | null;
   body: string;
   eventType: string;
   deliveryId: string;
   timestamp: number;
   attempt: number;
 }): Record<string, string> {
+  const { body, deliveryId, timestamp } = input;
+  const legacySecret = input.previousSecret ?? input.secret;
+  const standard = [input.secret, ...(input.previousSecret ? [input.previousSecret] : [])];
   return {
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
     'x-svc-event': input.eventType,
-    'x-svc-signature': signBody(input.secret, input.body),
-    'x-svc-delivery': input.deliveryId,
-    'x-svc-timestamp': String(input.timestamp),
-    'x-svc-signature-timestamped': signTimestamped(
-      input.secret,
-      input.timestamp,
-      input.deliveryId,
-      input.body,
-    ),
+    'x-svc-signature': signBody(legacySecret, body),
+    'x-svc-delivery': deliveryId,
+    'x-svc-timestamp': String(timestamp),
+    'x-svc-signature-timestamped': signTimestamped(legacySecret, timestamp, deliveryId, body),
     'x-svc-attempt': String(input.attempt),
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standard
+      .map((secret) => signStandard(secret, deliveryId, timestamp, body))
+      .join(' '),
   };
 }

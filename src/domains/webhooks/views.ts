@@ -13,6 +13,8 @@ export interface WebhookEndpointView {
   createdAt: Date;
   updatedAt: Date;
   disabledAt: Date | null;
+  /** The end of the grace window of the secret the last rotation replaced (past or not); null when none. */
+  previousSecretExpiresAt: Date | null;
 }
 
 export function endpointView(endpoint: WebhookEndpoint): WebhookEndpointView {
@@ -27,6 +29,7 @@ export function endpointView(endpoint: WebhookEndpoint): WebhookEndpointView {
     createdAt: endpoint.createdAt,
     updatedAt: endpoint.updatedAt,
     disabledAt: endpoint.disabledAt ?? null,
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt ?? null,
   };
 }
 

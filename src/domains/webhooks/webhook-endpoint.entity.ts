@@ -10,7 +10,10 @@ export const AUTO_DISABLE_AFTER_FAILURES = 20;
 /**
  * A URL an account wants events POSTed to. The signing secret is stored sealed (AES-256-GCM,
  * `src/platform/secret-box.ts`): signing needs the raw secret, and no API ever returns it after
- * creation; `secretPrefix` is its first characters, for display.
+ * creation; `secretPrefix` is its first characters, for display. After a rotation with a grace window
+ * the secret it replaced is kept, sealed the same way, until `previousSecretExpiresAt`: deliveries are
+ * signed by both until then, and by the current one only after (`docs/webhooks.md`, "Rotating the
+ * secret").
  */
 export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
@@ -26,6 +29,10 @@ export const WebhookEndpoint = defineEntity({
     failureCount: p.integer().default(0),
     secretSealed: p.text().lazy(),
     secretPrefix: p.string().length(20),
+    /** The secret a rotation replaced, still signing until `previousSecretExpiresAt`; null when none. */
+    previousSecretSealed: p.text().lazy().nullable(),
+    /** The end of the rotation's grace window; past it the previous secret is no longer used. */
+    previousSecretExpiresAt: p.datetime().nullable(),
     createdAt: columns.createdAt(),
     updatedAt: columns.updatedAt(),
     /** When the endpoint last became inactive (auto-disabled or PATCH active false). */

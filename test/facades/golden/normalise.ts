@@ -1,8 +1,8 @@
 /**
  * What varies between runs in a response, replaced by placeholders so that everything else can be compared
  * byte for byte: ids (numbered by first appearance, so equal ids stay equal), times, dates, the server's
- * base URL, tokens and secrets, URL signatures, random file-name suffixes, assigned UPCs and ISRCs, and the
- * uptime.
+ * base URL, tokens and secrets, URL signatures, random file-name suffixes, assigned UPCs and ISRCs, the
+ * uptime and webhook latencies.
  */
 export function createNormaliser(baseUrl: string) {
   const ids = new Map<string, number>();
@@ -19,10 +19,11 @@ export function createNormaliser(baseUrl: string) {
       .replace(/(?<![\d-])20\d{2}-\d{2}-\d{2}(?![\d-])/g, '<date>')
       .replace(/(?<=(pline|cline)_year\\?":\\?")\d{4}/g, '<year>')
       .replace(/svc_[a-z]+_[A-Za-z0-9_-]{8,}/g, (token) => `<token:${token.split('_')[1]}>`)
-      .replace(/whsec_[A-Za-z0-9_-]+/g, '<secret>')
+      .replace(/whsec_[A-Za-z0-9+/_-]+=*/g, '<secret>')
       .replace(/(cs|pi|pm)_sandbox_[A-Za-z0-9_-]+/g, '<$1_sandbox>')
       .replace(/(expires|signature|sig|exp)=[A-Za-z0-9_%.-]+/g, '$1=<signed>')
       .replace(/("uptimeSeconds":)\d+/g, '$1<n>')
+      .replace(/("latency_ms":)\d+/g, '$1<n>')
       // Identifiers assigned at submission (UPC, ISRC) are drawn at random within the platform's ranges.
       .replace(/(?<=upc\\?":\\?"|UPC )\d{12,13}/g, '<upc>')
       .replace(/(?<=isrc\\?":\\?"|ISRC )[A-Z]{2}[A-Z0-9]{3}\d{7}/g, '<isrc>')
