@@ -26,7 +26,7 @@ import { createRpcServer } from '../facades/rpc/server.ts';
 import { agentTools, documentedAliases } from '../facades/rpc/tools/index.ts';
 import { authenticate } from '../schema/context.ts';
 import { prepareOperation, runOperation } from '../schema/execute.ts';
-import { buildAppServices } from '../schema/services.ts';
+import { buildAppServices, closeAppServices } from '../schema/services.ts';
 import { DEFAULT_STORE_IDS } from '../src/domains/catalog/stores.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -50,6 +50,8 @@ const { app, account, orm } = bench;
 const bare = await startChild('bench/support/bare-express.ts', {}, /listening on (\S+)/);
 const auth = { authorization: `Bearer ${account.token}` };
 
+// Closed at the end: the in-process services' timers would keep the process alive.
+const closing: (() => Promise<void>)[] = [];
 try {
   const assets = await uploadAssets(app.url, account);
   const submission = validSubmission(assets, 2);
@@ -73,6 +75,7 @@ try {
     createLogger('silent'),
     'bench',
   );
+  closing.push(() => closeAppServices(services));
   const prepared = prepareOperation(STATUS_QUERY);
   const graphqlBody = JSON.stringify({ query: STATUS_QUERY, variables: { id: releaseId } });
   // The same document by reference: registered once (Automatic Persisted Queries), then named by hash.
@@ -270,6 +273,7 @@ try {
     );
   }
 } finally {
+  for (const close of closing) await close();
   await bare.stop();
   await bench.close();
 }
