@@ -13,6 +13,12 @@ export const CREDITS_FIELDS = /* GraphQL */ `
   aggregates { usedTotal purchasedTotal }
 `;
 
+/** The caller's rate limits (GET /v1/rate-limits, get_rate_limits), in snake_case. */
+export const RATE_LIMIT_FIELDS = /* GraphQL */ `
+  name action keyed_by: keyedBy applies_to: appliesTo quota window_seconds: windowSeconds remaining
+  reset_seconds: resetSeconds resets_at: resetsAt
+`;
+
 export const PRICING_FIELDS = /* GraphQL */ `
   currency
   perCredit { usd cents }

@@ -11,7 +11,7 @@ import express, {
 import { getSchema } from '../schema/index.ts';
 import type { AppServices } from '../schema/services.ts';
 import { UNKNOWN_OPERATION } from '../src/platform/metrics/index.ts';
-import { runWithRequestId } from '../src/platform/request-scope.ts';
+import { runInRequestScope } from '../src/platform/request-scope.ts';
 import { drainRequests } from './drain.ts';
 import { createDownloadRoutes } from './files/download-routes.ts';
 import { createUploadRoutes } from './files/upload-routes.ts';
@@ -24,6 +24,7 @@ import { attachGraphQLWebSocket, createGraphQLHandler, measuredGraphQL } from '.
 import { bodyParserErrors, unexpectedErrors } from './http-errors.ts';
 import { attachMetrics, createMetricsRoute, markArrival, observeRequest } from './metrics.ts';
 import { createOAuthRoutes, OAUTH_PATH_PREFIXES } from './oauth/index.ts';
+import { writeRateLimitHeaders } from './rate-limit-headers.ts';
 import { sendError } from './rest/errors.ts';
 import { createRestApi, REST_MOUNT } from './rest/index.ts';
 import { restRoutes } from './rest/routes/index.ts';
@@ -45,7 +46,7 @@ function requestIds(req: Request, res: Response, next: NextFunction): void {
   markArrival(res);
   res.setHeader('X-Request-Id', requestId);
   res.setHeader(NOSNIFF.name, NOSNIFF.value);
-  runWithRequestId(requestId, next);
+  runInRequestScope({ requestId, onRateLimits: (readings) => writeRateLimitHeaders(res, readings) }, next);
 }
 
 /**

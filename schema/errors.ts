@@ -4,6 +4,7 @@ import { databaseRefusal } from '../src/platform/db/refusals.ts';
 import { databaseUnavailable } from '../src/platform/db/unavailable.ts';
 import { AppError, type ErrorType } from '../src/platform/errors.ts';
 import type { Logger } from '../src/platform/logger.ts';
+import type { RateLimitReading } from '../src/platform/rate-limit/index.ts';
 import { currentRequestId } from '../src/platform/request-scope.ts';
 
 export interface ErrorExtensions {
@@ -11,6 +12,8 @@ export interface ErrorExtensions {
   code: string;
   details?: { path: string; message: string; rule?: string }[];
   retryAfterSeconds?: number;
+  /** A refusal by a rate limit: the budget that refused (GraphQL and the agent surface carry it). */
+  rateLimit?: RateLimitReading;
   requestId?: string;
 }
 
@@ -31,6 +34,7 @@ export function appErrorExtensions(error: AppError): ErrorExtensions {
     code: error.code,
     ...(error.details ? { details: error.details } : {}),
     ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.rateLimit ? { rateLimit: error.rateLimit } : {}),
   };
 }
 
@@ -126,6 +130,7 @@ export function errorExtensions(error: GraphQLError): ErrorExtensions {
     ...(extensions.retryAfterSeconds === undefined
       ? {}
       : { retryAfterSeconds: extensions.retryAfterSeconds }),
+    ...(extensions.rateLimit ? { rateLimit: extensions.rateLimit } : {}),
     ...(extensions.requestId ? { requestId: extensions.requestId } : {}),
   };
 }

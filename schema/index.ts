@@ -34,6 +34,7 @@ import './audio/ai-detection.ts';
 import './audio/acr-check.ts';
 import './partners/partners.ts';
 import './partners/agent-auth.ts';
+import './rate-limits/rate-limits.ts';
 
 let publicSchema: GraphQLSchema | undefined;
 let facadeSchema: GraphQLSchema | undefined;

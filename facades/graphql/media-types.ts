@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ErrorType } from '../../src/platform/errors.ts';
+import type { RateLimitReading } from '../../src/platform/rate-limit/index.ts';
 
 /** What yoga reads from a POST body (GraphQL over HTTP, plus yoga's form and multipart readers). */
 const ACCEPTED = [
@@ -40,13 +41,26 @@ export const mediaTypeOf = (req: Request): string => {
 export function sendGraphQLRefusal(
   res: Response,
   status: number,
-  refusal: { type: ErrorType; code: string; message: string },
+  refusal: {
+    type: ErrorType;
+    code: string;
+    message: string;
+    retryAfterSeconds?: number | undefined;
+    rateLimit?: RateLimitReading | undefined;
+  },
 ): void {
+  const { type, code, message, retryAfterSeconds, rateLimit } = refusal;
   res.status(status).json({
     errors: [
       {
-        message: refusal.message,
-        extensions: { type: refusal.type, code: refusal.code, requestId: res.locals.requestId },
+        message,
+        extensions: {
+          type,
+          code,
+          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+          ...(rateLimit ? { rateLimit } : {}),
+          requestId: res.locals.requestId,
+        },
       },
     ],
   });

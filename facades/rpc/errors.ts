@@ -65,6 +65,7 @@ export function rpcErrorFrom(message: string, extensions: ErrorExtensions): RpcE
       ...(extensions.retryAfterSeconds === undefined
         ? {}
         : { retryAfterSeconds: extensions.retryAfterSeconds }),
+      ...(extensions.rateLimit ? { rateLimit: extensions.rateLimit } : {}),
       ...(requestId ? { requestId } : {}),
       hint: CODE_HINTS[extensions.code] ?? HINTS[extensions.type] ?? HINTS.api_error,
     },
@@ -77,6 +78,7 @@ export function rpcErrorFromAppError(error: AppError, requestId?: string): RpcEr
     code: error.code,
     ...(error.details ? { details: error.details } : {}),
     ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.rateLimit ? { rateLimit: error.rateLimit } : {}),
     ...(requestId ? { requestId } : {}),
   });
 }

@@ -1,3 +1,5 @@
+import type { RateLimitReading } from './rate-limit/reading.ts';
+
 /**
  * The one error vocabulary of the platform. Domain code throws these; each surface maps them once
  * (GraphQL extensions, the REST envelope, JSON-RPC error codes).
@@ -26,6 +28,8 @@ export interface ErrorDetail {
 export interface AppErrorOptions {
   details?: ErrorDetail[];
   retryAfterSeconds?: number;
+  /** A refusal by a rate limit: the budget that refused (its figures go to the caller). */
+  rateLimit?: RateLimitReading;
   cause?: unknown;
 }
 
@@ -35,6 +39,7 @@ export class AppError extends Error {
   readonly code: string;
   readonly details: ErrorDetail[] | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly rateLimit: RateLimitReading | undefined;
 
   constructor(type: ErrorType, code: string, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -42,6 +47,7 @@ export class AppError extends Error {
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.rateLimit = options.rateLimit;
   }
 }
 
@@ -66,8 +72,11 @@ export const validationFailed = (message: string, details: ErrorDetail[]) =>
 export const unavailable = (message: string, code: string) =>
   new AppError('unavailable_error', code, message);
 
-export const rateLimited = (message: string, retryAfterSeconds: number) =>
-  new AppError('rate_limit_error', 'rate_limited', message, { retryAfterSeconds });
+export const rateLimited = (message: string, retryAfterSeconds: number, rateLimit?: RateLimitReading) =>
+  new AppError('rate_limit_error', 'rate_limited', message, {
+    retryAfterSeconds,
+    ...(rateLimit ? { rateLimit } : {}),
+  });
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;

@@ -146,6 +146,7 @@ function goldenScenario(app: () => TestApp, mayRecord: boolean) {
     await call('POST /v1/cover-art', 'POST', '/v1/cover-art', {
       body: { prompt: 'a calm ocean at sunset', file_name: 'golden-cover.png' },
     });
+    await call('GET /v1/rate-limits', 'GET', '/v1/rate-limits');
 
     // Drafts, quotes, submissions, reads
     const submission = validSubmission(assets, 2);

@@ -173,6 +173,20 @@ describe('persisted documents on /graphql: Automatic Persisted Queries and docum
     });
     expect(last.status).toBe(429);
     expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The refusal names its budget: in the RateLimit headers, and in the error's extensions.
+    const retryAfter = Number(last.headers.get('retry-after'));
+    expect(last.headers.get('ratelimit')).toBe(`"graphql-document-registration";r=0;t=${retryAfter}`);
+    expect(JSON.parse(last.text).errors[0].extensions).toMatchObject({
+      type: 'rate_limit_error',
+      retryAfterSeconds: retryAfter,
+      rateLimit: {
+        policy: 'graphql-document-registration',
+        quota: REGISTRATION_LIMITS.perCallerPerMinute,
+        windowSeconds: 60,
+        remaining: 0,
+        resetSeconds: retryAfter,
+      },
+    });
     // Documents already registered still run by their hash.
     expect((await post({ extensions: apq('query Flood0 { me { email } }') })).status).toBe(200);
   });

@@ -6,6 +6,7 @@ import {
 } from '../../src/domains/accounts/sign-in.ts';
 import { SIGN_UPS_PER_IP } from '../../src/domains/accounts/sign-up.ts';
 import type { AppError } from '../../src/platform/errors.ts';
+import { budgets, policies } from '../rate-limits/support.ts';
 import { useTestApp } from '../support/app.ts';
 import {
   accountWithPassword,
@@ -93,13 +94,19 @@ describe('sign-in, sign-up and consent pages', () => {
     const action = formActionOf(page.body, page.url);
     const csrf = csrfOf(page.body);
     const statuses: number[] = [];
+    const left: number[] = [];
     for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT.points; i++) {
       const failed = await browse(jar, action, { csrf, email: account.email, password: 'wrong password!' });
       statuses.push(failed.status);
+      left.push(budgets(failed.headers)['sign-in-account']!.r!);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 423]);
+    // Each page answer says what is left of the email's and the address's budgets.
+    expect(left).toEqual([4, 3, 2, 1, 0]);
     const right = await browse(jar, action, { csrf, email: account.email, password: account.password });
     expect(right.status).toBe(423);
+    expect(policies(right.headers)['sign-in-account']).toEqual({ q: 5, w: 900 });
+    expect(budgets(right.headers)['sign-in-account']!.r).toBe(0);
     expect(right.body).toContain('Too many failed sign-ins');
 
     // Another account, from the same browser and address, is not affected.
@@ -199,6 +206,11 @@ describe('sign-in throttling per IP address', () => {
     const blocked = await probe();
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(policies(blocked.headers)).toEqual({ 'sign-up-ip': { q: SIGN_UPS_PER_IP.points, w: 3600 } });
+    expect(budgets(blocked.headers)['sign-up-ip']).toEqual({
+      r: 0,
+      t: Number(blocked.headers.get('retry-after')),
+    });
     expect(blocked.body).toContain('Too many sign-ups');
   }, 60_000);
 

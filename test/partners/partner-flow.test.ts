@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { grantCredits } from '../../src/domains/credits/grant-credits.ts';
 import { createPartner } from '../../src/domains/partners/manage-partners.ts';
 import { PARTNER_CALLS_PER_IP } from '../../src/domains/partners/provision.ts';
+import { budgetsOnly } from '../rate-limits/support.ts';
 import { useTestApp } from '../support/app.ts';
 import { graphql, request } from '../support/http.ts';
 import { accountWithPassword } from '../support/oauth.ts';
@@ -273,7 +274,14 @@ describe('partner authorize: known and unknown emails answer alike', () => {
         const { requestId: _id, message, retryAfterSeconds, ...rest } = answer.body;
         const headers = [...answer.headers.entries()]
           .filter(([name]) => !ignored.includes(name))
-          .map(([name, value]) => [name, name === 'retry-after' ? 'seconds' : value])
+          .map(([name, value]) => [
+            name,
+            name === 'retry-after'
+              ? 'seconds'
+              : name === 'ratelimit'
+                ? budgetsOnly(value, ['sign-in-account'])
+                : value,
+          ])
           .sort();
         answers.push({
           status: answer.status,

@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import { DOCUMENT_REGISTRATIONS_PER_CALLER } from '../../../schema/rate-limits/document-registration.ts';
 import { limitedParse, limitedValidate } from '../query-limits.ts';
 
 /**
@@ -22,7 +23,7 @@ export const REGISTRATION_LIMITS = {
   /** Registered documents kept, least recently used evicted first. */
   maxDocuments: 2_000,
   /** Registrations per caller (account, or address when signed out) per minute. */
-  perCallerPerMinute: 60,
+  perCallerPerMinute: DOCUMENT_REGISTRATIONS_PER_CALLER.points,
 } as const;
 
 /**

@@ -4,6 +4,10 @@ import { type ExecutionResult, execute } from 'graphql';
 import { authenticate, bearerToken, createContext } from '../../../schema/context.ts';
 import { normaliseError } from '../../../schema/errors.ts';
 import { refuseHostileInput } from '../../../schema/input-guard.ts';
+import {
+  DOCUMENT_REGISTRATIONS_PER_CALLER,
+  documentRegistrationSubject,
+} from '../../../schema/rate-limits/document-registration.ts';
 import type { AppServices } from '../../../schema/services.ts';
 import { AppError } from '../../../src/platform/errors.ts';
 import { clientInfo } from '../../client-info.ts';
@@ -17,18 +21,10 @@ import {
   operationOf,
   type PersistedDocument,
   type PersistedDocumentStore,
-  REGISTRATION_LIMITS,
   sha256Of,
 } from './document-store.ts';
 import { asTextRequest, type DocumentReference, documentReferenceOf } from './reference.ts';
 import { UNTRUSTED_DOCUMENT } from './trusted-only.ts';
-
-/** Registrations per caller: REGISTRATION_LIMITS, in the shared rate-limit store. */
-const REGISTRATION_RULE = {
-  name: 'graphql-document-registration',
-  points: REGISTRATION_LIMITS.perCallerPerMinute,
-  windowSeconds: 60,
-};
 
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
@@ -124,8 +120,17 @@ async function answer(
   }
 }
 
-/** Answers the request with a GraphQL error of its own (status, type, code, message). */
-type Refuse = (status: number, type: AppError['type'], code: string, message: string) => 'answered';
+/**
+ * Answers the request with a GraphQL error of its own (status, type, code, message; a rate limit's
+ * refusal adds retryAfterSeconds and the limit's figures).
+ */
+type Refuse = (
+  status: number,
+  type: AppError['type'],
+  code: string,
+  message: string,
+  limited?: Pick<AppError, 'retryAfterSeconds' | 'rateLimit'>,
+) => 'answered';
 
 /** The document the request names, 'generic' for yoga's path, or 'answered' when refused here. */
 async function documentFor(
@@ -136,10 +141,10 @@ async function documentFor(
   req: Request,
   res: Response,
 ): Promise<PersistedDocument | 'generic' | 'answered'> {
-  const refuse: Refuse = (status, type, code, message) => {
+  const refuse: Refuse = (status, type, code, message, limited) => {
     // Counted as the body refusals before this path are: an error of its type, a failed request.
     countError(res, type, 'graphql');
-    sendGraphQLRefusal(res, status, { type, code, message });
+    sendGraphQLRefusal(res, status, { type, code, message, ...limited });
     observeRequest(app.metrics.graphqlOperation('anonymous'), res, true);
     return 'answered' as const;
   };
@@ -215,20 +220,23 @@ async function registered(
   let caller: string;
   try {
     const principal = await authenticate(app, bearerToken(req.headers.authorization));
-    caller = principal ? `account:${principal.accountId}` : `address:${req.ip ?? 'unknown'}`;
+    caller = documentRegistrationSubject(principal?.accountId ?? null, req.ip ?? 'unknown');
   } catch {
     return 'generic'; // yoga answers the token's refusal
   }
   try {
     await app.rateLimits.consume(
-      REGISTRATION_RULE,
+      DOCUMENT_REGISTRATIONS_PER_CALLER,
       caller,
-      `At most ${REGISTRATION_RULE.points} documents registered a minute: send documents already registered by their hash, or wait.`,
+      `At most ${DOCUMENT_REGISTRATIONS_PER_CALLER.points} documents registered a minute: send documents already registered by their hash, or wait.`,
     );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-    return refuse(error.type === 'rate_limit_error' ? 429 : 503, error.type, error.code, error.message);
+    return refuse(error.type === 'rate_limit_error' ? 429 : 503, error.type, error.code, error.message, {
+      retryAfterSeconds: error.retryAfterSeconds,
+      rateLimit: error.rateLimit,
+    });
   }
   try {
     return store.register(query);

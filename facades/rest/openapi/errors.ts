@@ -113,6 +113,18 @@ export const ERROR_RESPONSES: Record<string, { name: string; response: OpenApiRe
     name: 'RateLimited',
     response: errorResponse('`rate_limit_error`: too many requests.', {
       'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+      'RateLimit-Policy': {
+        description:
+          'The budgets the request spent from or was refused by (draft-ietf-httpapi-ratelimit-headers): ' +
+          '`"<policy>";q=<quota>;w=<window seconds>`, comma-separated.',
+        schema: { type: 'string' },
+      },
+      RateLimit: {
+        description:
+          'What is left of each: `"<policy>";r=<remaining>;t=<seconds until points come back>`; the one ' +
+          'that refused has r=0. GET /v1/rate-limits lists every limit.',
+        schema: { type: 'string' },
+      },
     }),
   },
   '502': {

@@ -1,4 +1,4 @@
-import { CREDITS_FIELDS, PROFILE_FIELDS } from '../../selections.ts';
+import { CREDITS_FIELDS, PROFILE_FIELDS, RATE_LIMIT_FIELDS } from '../../selections.ts';
 import { integer, query, type RestRoute } from '../route.ts';
 
 export const accountRoutes: RestRoute[] = [
@@ -34,5 +34,20 @@ export const accountRoutes: RestRoute[] = [
       }),
     },
     select: 'credits',
+  },
+  {
+    operationId: 'getRateLimits',
+    method: 'GET',
+    path: '/rate-limits',
+    summary:
+      'Every rate limit that applies to the caller: budget, window, what is left and when it resets (the ' +
+      "account's, its email address's and the caller's IP address's); reading spends nothing",
+    tag: 'Profile and credits',
+    auth: 'bearer',
+    document: /* GraphQL */ `
+      query GetRateLimits {
+        rate_limits: rateLimits { ${RATE_LIMIT_FIELDS} }
+      }
+    `,
   },
 ];

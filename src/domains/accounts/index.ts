@@ -8,9 +8,9 @@ export { listTokens, revokeToken, revokeTokenById, TOKEN_STATUSES, tokenStatus }
 export type { Principal } from './principal.ts';
 export { type Profile, readProfile } from './read-profile.ts';
 export { DEFAULT_SCOPES, isScope, PAT_ONLY_SCOPES, SCOPES, type Scope } from './scopes.ts';
-export { signIn } from './sign-in.ts';
+export { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_IP, signIn } from './sign-in.ts';
 export { pruneSignInEvents } from './sign-in-events.ts';
-export { signUp } from './sign-up.ts';
+export { SIGN_UPS_PER_IP, signUp } from './sign-up.ts';
 export { parseTokenExpiry, TOKEN_EXPIRIES, type TokenExpiry } from './token-expiry.ts';
 export { VERIFIED_TOKENS_CACHE, VerifiedTokens } from './verified-tokens.ts';
 export { endWebSession, findWebSession, startWebSession, WEB_SESSION_TTL_MS } from './web-sessions.ts';

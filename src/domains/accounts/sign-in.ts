@@ -37,9 +37,12 @@ const locked = (seconds: number) =>
 export async function signIn(em: EntityManager, limits: RateLimits, input: SignInInput): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   const accountLock = await limits.blockedFor(SIGN_IN_FAILURES_PER_ACCOUNT, email);
-  if (accountLock > 0) throw locked(accountLock);
+  if (accountLock) throw locked(accountLock.resetSeconds ?? SIGN_IN_FAILURES_PER_ACCOUNT.windowSeconds);
   const ipLock = await limits.blockedFor(SIGN_IN_FAILURES_PER_IP, input.ip);
-  if (ipLock > 0) throw rateLimited('Too many failed sign-ins from this address.', ipLock);
+  if (ipLock) {
+    const seconds = ipLock.resetSeconds ?? SIGN_IN_FAILURES_PER_IP.windowSeconds;
+    throw rateLimited('Too many failed sign-ins from this address.', seconds, ipLock);
+  }
 
   const account = await em.findOne(Account, { email }, { populate: ['passwordHash'] });
   if (account && (await verifyPassword(account.passwordHash ?? null, input.password))) {
@@ -55,7 +58,7 @@ export async function signIn(em: EntityManager, limits: RateLimits, input: SignI
     .catch(() => true);
   const lock = spent
     ? SIGN_IN_FAILURES_PER_ACCOUNT.windowSeconds
-    : await limits.blockedFor(SIGN_IN_FAILURES_PER_ACCOUNT, email);
+    : ((await limits.blockedFor(SIGN_IN_FAILURES_PER_ACCOUNT, email))?.resetSeconds ?? 0);
   await recordSignInEvent(em, email, lock > 0 ? 'locked' : 'failed');
   if (lock > 0) throw locked(lock);
   throw new AppError('authentication_error', 'invalid_credentials', 'The email or password is not right.');

@@ -1,7 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RateLimits } from '../../platform/rate-limit/index.ts';
+import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
 import { getAccount } from '../accounts/index.ts';
 import { COVER_ART_RATE } from './limits.ts';
+
+/** The account's cover-art budget: one counter per account, whatever its points. */
+export const coverArtRule = (isInsider: boolean): LimitRule => ({
+  name: 'cover-art',
+  points: isInsider ? COVER_ART_RATE.insider : COVER_ART_RATE.standard,
+  windowSeconds: COVER_ART_RATE.windowSeconds,
+});
 
 /**
  * Takes one generation from the account's allowance (5 per 2 minutes, 15 for insiders) and says how many
@@ -14,10 +21,10 @@ export async function consumeCoverArtAllowance(
   accountId: string,
 ): Promise<{ remaining: number }> {
   const account = await getAccount(em, accountId);
-  const points = account.isInsider ? COVER_ART_RATE.insider : COVER_ART_RATE.standard;
+  const rule = coverArtRule(account.isInsider);
   return rateLimits.consume(
-    { name: 'cover-art', points, windowSeconds: COVER_ART_RATE.windowSeconds },
+    rule,
     accountId,
-    `At most ${points} cover art generations per ${COVER_ART_RATE.windowSeconds / 60} minutes.`,
+    `At most ${rule.points} cover art generations per ${COVER_ART_RATE.windowSeconds / 60} minutes.`,
   );
 }

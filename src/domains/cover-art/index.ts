@@ -1,3 +1,4 @@
+export { coverArtRule } from './allowance.ts';
 export { CAMEL_FIELDS, type CoverArtResult, generateCoverArt, SNAKE_FIELDS } from './generate-cover-art.ts';
 export { imageGeneratorFor } from './generators.ts';
 export type { ImageGenerator } from './image-generator.ts';

@@ -1,5 +1,5 @@
 import { AppError, isAppError } from '../../platform/errors.ts';
-import type { RateLimits } from '../../platform/rate-limit/index.ts';
+import type { LimitRule, RateLimits } from '../../platform/rate-limit/index.ts';
 
 export interface FraudLimits {
   /** Scores per minute per account (FRAUD_RATE_LIMIT_PER_MINUTE). */
@@ -8,13 +8,24 @@ export interface FraudLimits {
   perDay: number;
 }
 
-const secondsToMidnight = (now: Date) =>
-  Math.max(
-    1,
-    Math.ceil(
-      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000,
-    ),
-  );
+/** The two budgets of an account's scores, and whose counter each is (the daily one is per UTC day). */
+export function fraudRules(limits: FraudLimits, accountId: string, now: Date) {
+  return {
+    perMinute: {
+      rule: { name: 'fraud-score-minute', points: limits.perMinute, windowSeconds: 60 } satisfies LimitRule,
+      subject: accountId,
+    },
+    perDay: {
+      rule: {
+        name: 'fraud-score-day',
+        points: limits.perDay,
+        windowSeconds: 86_400,
+        resets: 'utc-midnight',
+      } satisfies LimitRule,
+      subject: `${accountId}:${now.toISOString().slice(0, 10)}`,
+    },
+  };
+}
 
 /**
  * Takes one score from the caller's allowance: the per-minute rate first, then the daily free-tier
@@ -27,25 +38,24 @@ export async function consumeFraudAllowance(
   limits: FraudLimits,
   now: Date,
 ): Promise<void> {
+  const { perMinute, perDay } = fraudRules(limits, accountId, now);
   await rateLimits.consume(
-    { name: 'fraud-score-minute', points: limits.perMinute, windowSeconds: 60 },
-    accountId,
+    perMinute.rule,
+    perMinute.subject,
     `At most ${limits.perMinute} fraud scores per minute.`,
   );
-  const day = now.toISOString().slice(0, 10);
   try {
-    await rateLimits.consume(
-      { name: 'fraud-score-day', points: limits.perDay, windowSeconds: 86_400 },
-      `${accountId}:${day}`,
-      'quota',
-    );
+    await rateLimits.consume(perDay.rule, perDay.subject, 'quota');
   } catch (error) {
     if (!isAppError(error) || error.type !== 'rate_limit_error') throw error;
     throw new AppError(
       'rate_limit_error',
       'daily_quota_exceeded',
       `The daily free-tier quota of ${limits.perDay} fraud scores is used up; it resets at midnight UTC.`,
-      { retryAfterSeconds: secondsToMidnight(now) },
+      {
+        ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+        ...(error.rateLimit ? { rateLimit: error.rateLimit } : {}),
+      },
     );
   }
 }

@@ -1,4 +1,8 @@
-export { AGENT_SUBMIT_LIMIT, consumeAgentSubmitAllowance } from './agent-submit-allowance.ts';
+export {
+  AGENT_SUBMIT_LIMIT,
+  agentSubmitRule,
+  consumeAgentSubmitAllowance,
+} from './agent-submit-allowance.ts';
 export { type ArtistProfile, artistProfilesOf } from './artist-profiles.ts';
 export { assignIsrc, assignUpc } from './assigned-identifiers.ts';
 export { CHARGE_REASONS, type TrackCharge } from './billing.ts';

@@ -1,6 +1,10 @@
 export {
   CHALLENGE_QUEUE,
+  CHALLENGES_PER_EMAIL,
+  CHALLENGES_PER_IP,
   type ChallengeJob,
+  CLAIMS_PER_EMAIL,
+  CLAIMS_PER_IP,
   type ClaimedToken,
   challengeQueue,
   claimCode,

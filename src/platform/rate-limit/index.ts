@@ -9,22 +9,39 @@ import {
 } from 'rate-limiter-flexible';
 import { type ConnectionState, reconnectDelay } from '../connection-state.ts';
 import { rateLimited } from '../errors.ts';
+import { noteRateLimit } from '../request-scope.ts';
+import type { RateLimitReading } from './reading.ts';
+
+export type { RateLimitReading } from './reading.ts';
 
 export interface LimitRule {
   /** Distinguishes counters of different limits in the shared store. */
   name: string;
+  /** The name clients see (RateLimit headers, the rate-limits listing); `name` when left out. */
+  policy?: string;
   points: number;
   windowSeconds: number;
+  /**
+   * `utc-midnight`: the caller keys its subjects by UTC day, so the points come back at midnight UTC,
+   * whatever is left of the window.
+   */
+  resets?: 'utc-midnight';
 }
 
 export interface RateLimits {
   /**
    * Takes one point for `subject` and says how many are left in the window; over the limit, throws 429
-   * rate_limit_error with retryAfterSeconds.
+   * rate_limit_error with retryAfterSeconds and the budget's figures. Either way the budget is noted in
+   * the request scope (the answer's RateLimit headers).
    */
   consume(rule: LimitRule, subject: string, message: string): Promise<{ remaining: number }>;
-  /** Seconds until `subject` may go on when its points are spent under `rule`, else 0 (takes none). */
-  blockedFor(rule: LimitRule, subject: string): Promise<number>;
+  /**
+   * The budget when `subject` has spent its points under `rule` (noted in the request scope, as a
+   * refusal), else null. Takes none.
+   */
+  blockedFor(rule: LimitRule, subject: string): Promise<RateLimitReading | null>;
+  /** The budget of `subject` under `rule` as it stands: takes none, notes nothing. */
+  peek(rule: LimitRule, subject: string): Promise<RateLimitReading>;
   /** Forgets what `subject` spent under `rule` (a success ends a run of failures). */
   reset(rule: LimitRule, subject: string): Promise<void>;
   close(): Promise<void>;
@@ -92,21 +109,27 @@ export function createRateLimits(options: {
   };
   return {
     consume: async (rule, subject, message) => {
+      let result: RateLimiterRes;
       try {
-        const result = await limiterFor(rule).consume(subject, 1);
-        return { remaining: Math.max(0, result.remainingPoints) };
-      } catch (result) {
-        if (result instanceof RateLimiterRes) {
-          throw rateLimited(message, Math.max(1, Math.ceil(result.msBeforeNext / 1000)));
-        }
-        throw result;
+        result = await limiterFor(rule).consume(subject, 1);
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        const reading = readingOf(rule, refusal);
+        noteRateLimit(reading);
+        throw rateLimited(message, reading.resetSeconds ?? 1, reading);
       }
+      const reading = readingOf(rule, result);
+      noteRateLimit(reading);
+      return { remaining: reading.remaining };
     },
     blockedFor: async (rule, subject) => {
       const result = await limiterFor(rule).get(subject);
-      if (!result || result.consumedPoints < rule.points) return 0;
-      return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+      if (!result || result.consumedPoints < rule.points) return null;
+      const reading = readingOf(rule, result);
+      noteRateLimit(reading);
+      return reading;
     },
+    peek: async (rule, subject) => readingOf(rule, await limiterFor(rule).get(subject)),
     reset: async (rule, subject) => {
       await limiterFor(rule).delete(subject);
     },
@@ -114,5 +137,24 @@ export function createRateLimits(options: {
       await pool?.end();
       redis?.disconnect();
     },
+  };
+}
+
+const secondsToUtcMidnight = (now: number) => {
+  const date = new Date(now);
+  return Math.ceil((Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1) - now) / 1000);
+};
+
+/** The limiter's answer for one subject (null: nothing spent in a running window) as a reading. */
+function readingOf(rule: LimitRule, result: RateLimiterRes | null): RateLimitReading {
+  const running = result !== null && result.consumedPoints > 0;
+  let resetSeconds: number | null = running ? Math.max(1, Math.ceil(result.msBeforeNext / 1000)) : null;
+  if (rule.resets === 'utc-midnight') resetSeconds = Math.max(1, secondsToUtcMidnight(Date.now()));
+  return {
+    policy: rule.policy ?? rule.name,
+    quota: rule.points,
+    windowSeconds: rule.windowSeconds,
+    remaining: running ? Math.max(0, rule.points - result.consumedPoints) : rule.points,
+    resetSeconds,
   };
 }

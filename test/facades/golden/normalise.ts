@@ -24,6 +24,8 @@ export function createNormaliser(baseUrl: string) {
       .replace(/(expires|signature|sig|exp)=[A-Za-z0-9_%.-]+/g, '$1=<signed>')
       .replace(/("uptimeSeconds":)\d+/g, '$1<n>')
       .replace(/("latency_ms":)\d+/g, '$1<n>')
+      // Seconds until a spent rate limit's points come back tick with the clock.
+      .replace(/(reset_seconds\\?":)\d+/g, '$1<n>')
       // Identifiers assigned at submission (UPC, ISRC) are drawn at random within the platform's ranges.
       .replace(/(?<=upc\\?":\\?"|UPC )\d{12,13}/g, '<upc>')
       .replace(/(?<=isrc\\?":\\?"|ISRC )[A-Z]{2}[A-Z0-9]{3}\d{7}/g, '<isrc>')
