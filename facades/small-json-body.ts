@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 
 /** Bodies up to this many bytes, sent plainly, are read by readSmallJsonBody. */
@@ -32,13 +33,17 @@ const failure = (status: number, type: string, message: string) =>
  * Reads a body smallBodyLength admitted and hands over its bytes, or the error express.json's reader
  * (raw-body) would give: `request.aborted` when the client goes away, `request.size.invalid` when the
  * bytes do not match the Content-Length. Skips the general reader's per-request machinery (media-type
- * and charset parsing, a decoder, a stream pipeline), which cost more than parsing a small body.
+ * and charset parsing, a decoder, a stream pipeline), which cost more than parsing a small body. The
+ * callback runs in the caller's async context.
  */
 export function readSmallJsonBody(
   req: IncomingMessage,
   length: number,
-  done: (error: Error | null, body?: Buffer) => void,
+  callback: (error: Error | null, body?: Buffer) => void,
 ): void {
+  // The request's events fire in the socket's async context: the handlers after the body run in the
+  // caller's (its request scope: request id, rate-limit headers), as express.json's reader keeps it.
+  const done = AsyncResource.bind(callback);
   const chunks: Buffer[] = [];
   let received = 0;
   const cleanup = () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -9,6 +10,7 @@ import { jsonBody, transportError } from '../../facades/transport-errors.ts';
 // by the small-body reader) and once chunked (which only express.json reads), must get the same answer.
 let url: string;
 let close: () => void;
+const scope = new AsyncLocalStorage<unknown>();
 
 beforeAll(async () => {
   const app = express();
@@ -16,6 +18,15 @@ beforeAll(async () => {
     res.json({ body: req.body === undefined ? '<undefined>' : req.body });
   };
   app.post('/strict', jsonBody({ limit: '6mb' }), echo);
+  // The handlers after the body keep the request's async context (its scope: request id, limits).
+  app.post(
+    '/scoped',
+    (req, res, next) => scope.run(req.headers['x-scope'], next),
+    jsonBody({ limit: '6mb' }),
+    (_req, res) => {
+      res.json({ scope: scope.getStore() ?? null });
+    },
+  );
   app.post('/any', jsonBody({ limit: '6mb', strict: false, type: () => true }), echo);
   app.post(
     '/not-empty',
@@ -95,6 +106,18 @@ describe('a small JSON body read without express.json', () => {
       );
     }
   }
+
+  it('runs the next handler in the async context the body was read in', async () => {
+    for (const chunked of [false, true]) {
+      const answer = await post(
+        '/scoped',
+        Buffer.from('{"a":1}'),
+        { 'content-type': 'application/json', 'x-scope': 'request-7' },
+        chunked,
+      );
+      expect(answer).toEqual({ status: 200, text: '{"scope":"request-7"}' });
+    }
+  });
 
   it('reads bodies into the same values, so the comparison above compares something', async () => {
     const answer = await post(
