@@ -84,7 +84,16 @@ function listFiles(dir: string, prefix = ''): string[] {
   );
 }
 
-const files = { 'rest.ts': await restTypes(), ...(await graphqlFiles()) };
+let files: Record<string, string>;
+try {
+  files = { 'rest.ts': await restTypes(), ...(await graphqlFiles()) };
+} catch (error) {
+  // A document that no longer fits the schema: codegen's message names the file, line and field.
+  const causes = error instanceof AggregateError ? error.errors : [error];
+  for (const cause of causes) console.error(cause instanceof Error ? cause.message : String(cause));
+  console.error('packages/client: generation failed; nothing was written.');
+  process.exit(1);
+}
 
 if (process.argv.includes('--check')) {
   const stale = Object.entries(files)

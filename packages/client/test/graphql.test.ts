@@ -65,6 +65,23 @@ describe('@tributary/client: typed GraphQL documents against the real service', 
     expect(await bodiesOf(sent)).toEqual([byId]);
   });
 
+  it('when registering the text is rate limited, the client sends the plain text at once', async () => {
+    const account = await accountWithToken(app().em());
+    await spendRateLimit(app(), `rl:graphql-document-registration:account:${account.accountId}`, 30);
+    const { fetch, sent } = recordingFetch();
+    const retries: number[] = [];
+    const client = clientOf(app(), account.token, {
+      fetch,
+      retry: { onRetry: ({ delayMs }) => retries.push(delayMs) },
+    });
+    expect((await client.request(WebhookEndpointsDocument)).webhookEndpoints).toEqual([]);
+    const [byId, registration, plain] = await bodiesOf(sent);
+    expect(byId).toMatchObject({ documentId: expect.any(String) });
+    expect(registration).toMatchObject({ extensions: { persistedQuery: { version: 1 } } });
+    expect(plain).toEqual({ query: registration!.query, operationName: 'WebhookEndpoints' });
+    expect(retries).toEqual([]);
+  });
+
   it('releases, drafts, quote and submit (keyed by the client), status and job', async () => {
     const account = await accountWithToken(app().em(), { credits: 10 });
     const { fetch, sent } = recordingFetch();
