@@ -26,11 +26,14 @@ export type Subscription<T> = AsyncIterableIterator<T> & { return(): Promise<Ite
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const isCloseEvent = (value: unknown): value is { code: number; reason: unknown } =>
+  isObject(value) && typeof value.code === 'number' && 'reason' in value;
+
 /** graphql-ws's failures as the client's errors: GraphQL errors, or the socket's close. */
 function typedError(failure: unknown): unknown {
   if (failure instanceof TributaryError) return failure;
   if (Array.isArray(failure)) return errorFromBody({ errors: failure }, 200);
-  if (isObject(failure) && typeof failure.code === 'number' && 'reason' in failure) {
+  if (isCloseEvent(failure)) {
     const reason = String(failure.reason || `WebSocket closed (${failure.code})`);
     // 4403: the token in connectionParams was refused.
     if (failure.code === 4403 || failure.code === 4401)
@@ -84,6 +87,8 @@ export function createSubscriptions(options: {
         return token ? { authorization: `Bearer ${token}` } : {};
       },
       retryAttempts: settings.retryAttempts ?? 5,
+      // 4403: the service refused the token; another try would be refused the same.
+      shouldRetry: (failure) => isCloseEvent(failure) && failure.code !== 4403,
       retryWait: (retries) =>
         new Promise((resolve) =>
           setTimeout(resolve, settings.retryDelayMs?.(retries) ?? 1000 * 2 ** retries + Math.random() * 1000),

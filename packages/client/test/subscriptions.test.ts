@@ -4,7 +4,13 @@ import { advanceDue } from '../../../src/domains/delivery/advance-due.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { type TestApp, useTestApp } from '../../../test/support/app.ts';
 import { accountWithToken } from '../../../test/support/factories.ts';
-import { NotFoundError, type ReleaseEvent, ReleaseEventsDocument, TributaryError } from '../src/index.ts';
+import {
+  AuthenticationError,
+  NotFoundError,
+  type ReleaseEvent,
+  ReleaseEventsDocument,
+  TributaryError,
+} from '../src/index.ts';
 import { clientOf, submission, uploadAssets } from './support.ts';
 
 /** A submitted release of a new account, and a clock for the sandbox distributor's steps. */
@@ -98,6 +104,21 @@ describe('@tributary/client: live release status over graphql-ws', () => {
     expect(new Set(seen.map((event) => event.id)).size).toBe(seen.length);
     expect(failures).toEqual([]);
     stop();
+    await client.close();
+  });
+
+  it('a refused token ends the subscription at once with an AuthenticationError (no reconnection)', async () => {
+    const client = clientOf(app(), 'svc_pat_not-a-token');
+    const started = Date.now();
+    const failure = await (async () => {
+      try {
+        for await (const _ of client.releaseEvents()) break;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(AuthenticationError);
+    expect(Date.now() - started).toBeLessThan(1000);
     await client.close();
   });
 
