@@ -1,7 +1,7 @@
 /**
  * Import rules (`npm run lint:imports`, part of `npm run lint`): the directions README.md's layout and
- * docs/decisions.md state, checked on the resolved import graph of src/, schema/, facades/, test/ and
- * bench/. Type-only imports are edges like any other: they tie files together all the same.
+ * docs/decisions.md state, checked on the resolved import graph of src/, schema/, facades/, test/,
+ * bench/ and the client package (packages/client). Type-only imports are edges like any other: they tie files together all the same.
  * test/architecture/import-rules.test.ts proves each rule catches a violation.
  * Cycles between whole domains (a folder and everything under it) are checked in
  * test/architecture/domain-cycles.test.ts: a rule here sees one file or one folder at a time.
@@ -128,6 +128,16 @@ module.exports = {
       to: { path: '^(test|bench)/' },
     },
     {
+      name: 'client-stands-alone',
+      comment:
+        'packages/client is published on its own: its source and scripts import none of the service ' +
+        '(src/, schema/, facades/, test/, bench/). It knows the service by its contracts only, the ' +
+        'OpenAPI document and the printed schema it generates from. Its tests may start the service.',
+      severity: 'error',
+      from: { path: '^packages/client/(src|scripts)/' },
+      to: { path: '^(src|schema|facades|test|bench)/' },
+    },
+    {
       name: 'imports-resolve',
       comment: 'An import the cruiser cannot resolve would escape every rule above.',
       severity: 'error',
@@ -148,7 +158,8 @@ module.exports = {
       extensions: ['.ts', '.js', '.json'],
       exportsFields: ['exports'],
       conditionNames: ['node', 'import', 'default'],
-      mainFields: ['module', 'main'],
+      // `typings` last: a types-only package (@graphql-typed-document-node/core) has no JavaScript entry.
+      mainFields: ['module', 'main', 'typings'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

@@ -7,7 +7,8 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    // The client package's tests start the real app with test/support, so they run here too.
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { filesUnder } from '../support/source-files.ts';
 
 const ROOT = path.resolve('.');
-const TOP_DIRS = ['docs', 'src', 'schema', 'facades', 'test', 'bench', 'vendor', '.ci'];
+const TOP_DIRS = ['docs', 'src', 'schema', 'facades', 'test', 'bench', 'vendor', '.ci', 'packages'];
 /** Files whose comments are `#` lines. */
 const HASH_COMMENTED = ['.ci/run', '.env.example', 'Dockerfile', 'docker-compose.yml'];
 
@@ -50,9 +50,11 @@ const outsideFences = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '');
 
 const markdownFiles = () => ['README.md', ...filesUnder('docs', (name) => name.endsWith('.md'))];
 const sourceFiles = () => [
-  ...['src', 'schema', 'facades', 'test', 'bench'].flatMap((dir) =>
-    filesUnder(dir, (name) => /\.[jt]s$/.test(name)),
-  ),
+  ...['src', 'schema', 'facades', 'test', 'bench', 'packages/client/src', 'packages/client/test']
+    .flatMap((dir) => filesUnder(dir, (name) => /\.[jt]s$/.test(name)))
+    // Generated from the schema and the OpenAPI document: their comments are those texts'.
+    .filter((file) => !file.startsWith(path.join('packages/client/src/generated'))),
+  ...filesUnder('packages/client/scripts'),
   ...readdirSync(ROOT).filter((name) => name.endsWith('.ts')),
 ];
 

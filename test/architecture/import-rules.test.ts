@@ -7,7 +7,16 @@ import { afterAll, expect, it } from 'vitest';
 
 const CONFIG = path.resolve('.dependency-cruiser.cjs');
 /** What `npm run lint:imports` cruises. */
-const TREES = ['src', 'schema', 'facades', 'test', 'bench'];
+const TREES = [
+  'src',
+  'schema',
+  'facades',
+  'test',
+  'bench',
+  'packages/client/src',
+  'packages/client/test',
+  'packages/client/scripts',
+];
 const CRUISE_TIMEOUT_MS = 180_000;
 
 async function cruiseTrees(baseDir: string, trees: string[]): Promise<ICruiseResult> {
@@ -68,6 +77,11 @@ const FIXTURE: Record<string, string> = {
   'test/helper.ts': 'export const helper = 1;\n',
   // Tests may reach inside a domain: they test its internals.
   'test/reads-inside.ts': "import type { Two } from '../src/domains/a/two.ts';\nexport type T = Two;\n",
+  // The client package stands alone; its tests start the service with test/'s support.
+  'packages/client/src/reads-service.ts':
+    "import { ok } from '../../../src/platform/ok.ts';\nexport const o = ok;\n",
+  'packages/client/test/starts-service.ts':
+    "import { helper } from '../../../test/helper.ts';\nimport { o } from '../src/reads-service.ts';\nexport const s = [helper, o];\n",
 };
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'import-rules-'));
@@ -80,9 +94,10 @@ it(
       mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
       writeFileSync(path.join(scratch, file), text);
     }
-    const result = await cruiseTrees(scratch, ['src', 'schema', 'facades', 'test']);
+    const result = await cruiseTrees(scratch, ['src', 'schema', 'facades', 'test', 'packages/client']);
     expect(violationsOf(result)).toEqual(
       [
+        'client-stands-alone: packages/client/src/reads-service.ts → src/platform/ok.ts',
         'delivery-core-imports-no-adapter: src/domains/delivery/core.ts → src/domains/delivery/adapters/x/adapter.ts',
         'domain-files-skip-their-own-front-door: src/domains/a/reads-own-door.ts → src/domains/a/index.ts',
         'domains-open-by-their-front-door: schema/reads-inside.ts → src/domains/a/two.ts',

@@ -213,6 +213,15 @@ describe('chunked upload sessions', () => {
     expect(done.body.sourceSha256).toBe(createHash('sha256').update(image).digest('hex'));
     const again = await rawChunk(session, 0, new Uint8Array(parts[0]!));
     expect(again.status).toBe(401);
+    // A completed session, read afresh, names its whole file (a client resuming it gets the file).
+    const completed = await request(app().url, 'GET', `/v1/uploads/${session.session_id}`, {
+      token: account.token,
+    });
+    expect(completed.status).toBe(200);
+    expect(completed.body).toMatchObject({
+      status: 'completed',
+      file: { fileUrl: done.body.fileUrl, sourceSha256: done.body.sourceSha256, width: 3000 },
+    });
   });
 
   it("a session's upload token is valid for that session only; other accounts see nothing", async () => {
