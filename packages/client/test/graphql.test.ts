@@ -13,11 +13,14 @@ import {
   MeDocument,
   NotFoundError,
   PerformanceSummaryDocument,
+  PingWebhookEndpointDocument,
   QuoteReleaseDocument,
+  RateLimitsDocument,
   ReleaseDocument,
   ReleaseJobDocument,
   ReleaseStatusDocument,
   ReleasesDocument,
+  RotateWebhookSecretDocument,
   SaveDraftDocument,
   SubmitReleaseDocument,
   UpdateWebhookEndpointDocument,
@@ -138,7 +141,7 @@ describe('@tributary/client: typed GraphQL documents against the real service', 
     expect(summary.performanceSummary).toMatchObject({ fromDate: '2026-01-01', releases: { total: 1 } });
   });
 
-  it('webhook endpoints: create, list, update, deliveries, delete', async () => {
+  it('webhook endpoints: create, list, update, deliveries, rotate, ping, delete; rate limits', async () => {
     const account = await accountWithToken(app().em());
     const client = clientOf(app(), account.token);
     const created = await client.request(CreateWebhookEndpointDocument, {
@@ -151,6 +154,15 @@ describe('@tributary/client: typed GraphQL documents against the real service', 
     expect((await client.request(WebhookEndpointsDocument)).webhookEndpoints.map((e) => e.id)).toEqual([id]);
     const deliveries = await client.request(WebhookDeliveriesDocument, { endpointId: id, first: 5 });
     expect(deliveries.webhookDeliveriesConnection.edges).toEqual([]);
+    const rotated = await client.request(RotateWebhookSecretDocument, { id, graceSeconds: 60 });
+    expect(rotated.rotateWebhookSecret.signingSecret).toMatch(/^whsec_/);
+    expect(rotated.rotateWebhookSecret.signingSecret).not.toBe(created.createWebhookEndpoint.signingSecret);
+    expect(rotated.rotateWebhookSecret.endpoint.previousSecretExpiresAt).not.toBeNull();
+    // Nothing listens on port 9: the ping is recorded as a failed delivery of its own kind.
+    const ping = await client.request(PingWebhookEndpointDocument, { id });
+    expect(ping.pingWebhookEndpoint).toMatchObject({ endpointId: id, eventType: 'PING' });
+    const limits = await client.request(RateLimitsDocument);
+    expect(limits.rateLimits.map((limit) => limit.name)).toContain('cover-art');
     const deleted = await client.request(DeleteWebhookEndpointDocument, { id });
     expect(deleted.deleteWebhookEndpoint).toEqual({ id, deleted: true });
   });
