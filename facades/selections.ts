@@ -148,6 +148,12 @@ export const WEBHOOK_ENDPOINT_FIELDS = /* GraphQL */ `
   previous_secret_expires_at: previousSecretExpiresAt
 `;
 
+/** A test event the sandbox made on request (`payload` as an object, `test: true` in it). */
+export const SANDBOX_EVENT_FIELDS = /* GraphQL */ `
+  event_id: eventId type release_id: releaseId sample_release: sampleRelease payload: payloadWire
+  occurred_at: occurredAt remaining
+`;
+
 export const WEBHOOK_DELIVERY_FIELDS = /* GraphQL */ `
   id endpoint_id: endpointId event_id: eventId event_type: eventType release_id: releaseId status attempts
   response_status: responseStatus latency_ms: latencyMs last_error: lastError next_attempt_at: nextAttemptAt

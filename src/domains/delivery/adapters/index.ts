@@ -1,2 +1,7 @@
 export { createSandboxAdapter } from './sandbox/sandbox-adapter.ts';
+export {
+  SANDBOX_EVENT_RATE,
+  type TriggeredSandboxEvent,
+  triggerSandboxEvent,
+} from './sandbox/test-events.ts';
 export { createSftpAdapter } from './sftp/sftp-adapter.ts';
