@@ -356,7 +356,9 @@ function goldenScenario(app: () => TestApp, mayRecord: boolean) {
     });
 
     // Sandbox test events (last: the first one makes the account's sandbox sample release).
-    await call('POST /v1/sandbox/events', 'POST', '/v1/sandbox/events', { body: { type: 'release.approved' } });
+    await call('POST /v1/sandbox/events', 'POST', '/v1/sandbox/events', {
+      body: { type: 'release.approved' },
+    });
     await call('POST /v1/sandbox/events #own release', 'POST', '/v1/sandbox/events', {
       body: { type: 'release.takedown_completed', release_id: releaseId },
     });

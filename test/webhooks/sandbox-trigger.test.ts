@@ -385,6 +385,8 @@ describe('sandbox event trigger', () => {
     for (let n = 0; n < 10; n++) {
       const answer = await trigger(account, REST_KIND('release.stores_added'));
       expect(answer.status).toBe(201);
+      expect(answer.headers.get('ratelimit-policy')).toBe('"sandbox-events";q=10;w=60');
+      expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"sandbox-events";r=${9 - n};t=\\d+$`));
     }
     const refused = await trigger(account, REST_KIND('release.stores_added'));
     expect(refused.status).toBe(429);
@@ -397,6 +399,10 @@ describe('sandbox event trigger', () => {
       [account.accountId],
     );
     expect(count).toBe(10);
+    const listed = await request(app.url, 'GET', '/v1/rate-limits', { token: account.token });
+    expect(listed.body.rate_limits).toContainEqual(
+      expect.objectContaining({ name: 'sandbox-events', action: 'sandbox_event', quota: 10, remaining: 0 }),
+    );
     // Another account has an allowance of its own.
     expect((await trigger(other, REST_KIND('release.stores_added'))).status).toBe(201);
   });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict } from '../../../../platform/errors.ts';
-import type { RateLimits } from '../../../../platform/rate-limit/index.ts';
+import type { LimitRule, RateLimits } from '../../../../platform/rate-limit/index.ts';
 import { DEFAULT_STORE_IDS, STORES } from '../../../catalog/index.ts';
 import { type AggregateStatus, findOwnedRelease, type Release } from '../../../releases/index.ts';
 import { Delivery } from '../../delivery.entity.ts';
@@ -24,7 +24,9 @@ import { everyStoreOnTheSandbox } from './sandbox-adapter.ts';
 /** Test events per account: enough to try every kind a few times a minute, too few to flood endpoints. */
 export const SANDBOX_EVENT_RATE = { points: 10, windowSeconds: 60 } as const;
 
-const RULE = { name: 'sandbox-events', ...SANDBOX_EVENT_RATE };
+/** The account's budget of test events (the `sandbox-events` policy of the RateLimit headers). */
+export const SANDBOX_EVENT_RULE: LimitRule = { name: 'sandbox-events', ...SANDBOX_EVENT_RATE };
+const RULE = SANDBOX_EVENT_RULE;
 
 export interface SandboxEventRequest {
   type: ReleaseEventType;
