@@ -50,7 +50,7 @@ const TriggeredSandboxEventRef = builder.objectRef<TriggeredSandboxEvent>('Trigg
     payloadWire: t.field({
       ...FACADE_ONLY,
       type: 'JSON',
-      description: 'The event body as a JSON object, for the REST and agent answers.',
+      description: 'The event body as webhooks deliver it, as a JSON object (`test: true` included).',
       resolve: (event) => event.payload,
     }),
     occurredAt: t.field({

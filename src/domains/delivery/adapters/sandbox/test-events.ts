@@ -26,7 +26,10 @@ export const SANDBOX_EVENT_RATE = { points: 10, windowSeconds: 60 } as const;
 
 /** The account's budget of test events (the `sandbox-events` policy of the RateLimit headers). */
 export const SANDBOX_EVENT_RULE: LimitRule = { name: 'sandbox-events', ...SANDBOX_EVENT_RATE };
-const RULE = SANDBOX_EVENT_RULE;
+
+const OVER_THE_LIMIT =
+  `At most ${SANDBOX_EVENT_RATE.points} test events per ` +
+  `${SANDBOX_EVENT_RATE.windowSeconds === 60 ? 'minute' : `${SANDBOX_EVENT_RATE.windowSeconds} seconds`} per account.`;
 
 export interface SandboxEventRequest {
   type: ReleaseEventType;
@@ -90,11 +93,7 @@ export async function triggerSandboxEvent(
     const release = request.releaseId
       ? await submittedRelease(tem, accountId, request.releaseId)
       : await sandboxSampleOf(tem, accountId, deps.now);
-    const { remaining } = await deps.rateLimits.consume(
-      RULE,
-      accountId,
-      `At most ${RULE.points} test events per ${RULE.windowSeconds === 60 ? 'minute' : `${RULE.windowSeconds} seconds`} per account.`,
-    );
+    const { remaining } = await deps.rateLimits.consume(SANDBOX_EVENT_RULE, accountId, OVER_THE_LIMIT);
     const payload = await testPayload(tem, release, request.type, deps.now);
     const event = await appendReleaseEvent(tem, release, { ...payload, test: true });
     // Read back as PostgreSQL stores it: the same JSON, key for key in the order deliveries send it.
@@ -120,7 +119,7 @@ async function submittedRelease(em: EntityManager, accountId: string, releaseId:
   if (release.status !== 'submitted') {
     throw conflict(
       `Release ${release.id} has not been submitted yet: events are of submitted releases. Submit it, or ` +
-        'leave releaseId out to use your sandbox sample release.',
+        'name no release to use your sandbox sample release.',
       'release_not_submitted',
     );
   }
