@@ -86,7 +86,8 @@ export const SUBMIT_RESULT_FIELDS = /* GraphQL */ `
 
 export const RELEASE_SUMMARY_FIELDS = /* GraphQL */ `
   id title primary_artist_name: primaryArtistName status aggregate_status: aggregateStatus revision
-  credits_spent: creditsSpent provenance created_at: createdAt updated_at: updatedAt submitted_at: submittedAt
+  credits_spent: creditsSpent provenance sandbox_sample: sandboxSample created_at: createdAt updated_at: updatedAt
+  submitted_at: submittedAt
 `;
 
 export const RELEASE_DETAIL_FIELDS = /* GraphQL */ `

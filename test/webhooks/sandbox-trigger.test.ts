@@ -229,6 +229,11 @@ describe('sandbox event trigger', () => {
       account.accountId,
     ]);
     expect(count).toBe(1);
+    // The release list shows it, and says it is the sample.
+    const list = await request(app.url, 'GET', '/v1/releases', { token: account.token });
+    expect(list.body.releases).toEqual([
+      expect.objectContaining({ id: first.body.release_id, sandbox_sample: true }),
+    ]);
 
     const credits = await request(app.url, 'GET', '/v1/me/credits', { token: account.token });
     expect(credits.body.balance).toBe(3);

@@ -2825,6 +2825,8 @@ export interface operations {
                             primary_artist_name: string | null;
                             provenance: string | null;
                             revision: number;
+                            /** @description True for the sample release the sandbox makes for test events (triggerSandboxEvent): never charged, not counted as a submission, not distributable. */
+                            sandbox_sample: boolean;
                             /** @enum {string} */
                             status: "draft" | "submitted";
                             /** Format: date-time */
@@ -3157,6 +3159,8 @@ export interface operations {
                         /** @description The release object as stored, with `artist_profiles`, for the REST and agent bodies. */
                         release: unknown;
                         revision: number;
+                        /** @description True for the sample release the sandbox makes for test events (triggerSandboxEvent): never charged, not counted as a submission, not distributable. */
+                        sandbox_sample: boolean;
                         /** @enum {string} */
                         status: "draft" | "submitted";
                         /** Format: date-time */
