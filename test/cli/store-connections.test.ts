@@ -215,7 +215,8 @@ describe('store connections over SFTP (npm run admin -- store:…)', () => {
       expect(lastError(failure).message, message).toContain(message);
     }
     expect(await row(305)).toBeUndefined();
-  });
+    // Six CLI processes, one after the other: each starts node and loads the app.
+  }, 90_000);
 
   it('store:connections lists the connections; store:disconnect removes one', async () => {
     const listed = JSON.parse((await admin(['store:connections'])).stdout);
