@@ -138,6 +138,15 @@ module.exports = {
       to: { path: '^(src|schema|facades|test|bench)/' },
     },
     {
+      name: 'cli-on-the-client',
+      comment:
+        'packages/cli talks to the service through @tributary/client only: its source imports none of ' +
+        'the service (src/, schema/, facades/, test/, bench/). Its tests may start the service.',
+      severity: 'error',
+      from: { path: '^packages/cli/src/' },
+      to: { path: '^(src|schema|facades|test|bench)/' },
+    },
+    {
       name: 'imports-resolve',
       comment: 'An import the cruiser cannot resolve would escape every rule above.',
       severity: 'error',
@@ -157,7 +166,7 @@ module.exports = {
     enhancedResolveOptions: {
       extensions: ['.ts', '.js', '.json'],
       exportsFields: ['exports'],
-      conditionNames: ['node', 'import', 'default'],
+      conditionNames: ['tributary-source', 'node', 'import', 'default'],
       // `typings` last: a types-only package (@graphql-typed-document-node/core) has no JavaScript entry.
       mainFields: ['module', 'main', 'typings'],
     },

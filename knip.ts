@@ -32,6 +32,9 @@ const config: KnipConfig = {
       // Written by scripts/generate.ts whole, as codegen makes them (gql.ts and the barrel included).
       ignore: ['src/generated/**'],
     },
+    'packages/cli': {
+      project: ['src/**/*.ts', 'test/**/*.ts'],
+    },
   },
   // An export its own file uses is live code: only an export no file uses at all is dead.
   ignoreExportsUsedInFile: true,
