@@ -12,6 +12,9 @@ export interface Output {
   result(value: unknown, text?: string): void;
 }
 
+/** A command that wrote its document and then fails (a blocked release) writes no second one. */
+let documentWritten = false;
+
 export function createOutput(json: boolean): Output {
   return {
     json,
@@ -20,8 +23,10 @@ export function createOutput(json: boolean): Output {
       if (!json) process.stdout.write(`${text}\n`);
     },
     result: (value, text) => {
-      if (json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-      else if (text !== undefined) process.stdout.write(`${text}\n`);
+      if (json) {
+        process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+        documentWritten = true;
+      } else if (text !== undefined) process.stdout.write(`${text}\n`);
     },
   };
 }
@@ -52,8 +57,9 @@ export function describeFailure(error: unknown): { exitCode: number; document: R
 /** Writes a failure (the JSON document on stdout under `--json`, else a message on stderr). */
 export function reportFailure(error: unknown, json: boolean): number {
   const { exitCode, document } = describeFailure(error);
-  if (json) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  else {
+  if (json) {
+    if (!documentWritten) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  } else {
     const failure = document.error as {
       message: string;
       details?: { path: string; message: string }[];

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAuthCommands } from './commands/auth.ts';
+import { registerReleaseCommands } from './commands/releases.ts';
 import { registerUploadCommand } from './commands/upload.ts';
 import { EXIT } from './exit-codes.ts';
 import { reportFailure } from './output.ts';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
     );
   registerAuthCommands(program);
   registerUploadCommand(program);
+  registerReleaseCommands(program);
   return program;
 }
 
