@@ -86,7 +86,8 @@ export const SUBMIT_RESULT_FIELDS = /* GraphQL */ `
 
 export const RELEASE_SUMMARY_FIELDS = /* GraphQL */ `
   id title primary_artist_name: primaryArtistName status aggregate_status: aggregateStatus revision
-  credits_spent: creditsSpent provenance created_at: createdAt updated_at: updatedAt submitted_at: submittedAt
+  credits_spent: creditsSpent provenance sandbox_sample: sandboxSample created_at: createdAt updated_at: updatedAt
+  submitted_at: submittedAt
 `;
 
 export const RELEASE_DETAIL_FIELDS = /* GraphQL */ `
@@ -146,6 +147,12 @@ export const WEBHOOK_ENDPOINT_FIELDS = /* GraphQL */ `
   id url description event_types: eventTypes active failure_count: failureCount secret_prefix: secretPrefix
   created_at: createdAt updated_at: updatedAt disabled_at: disabledAt
   previous_secret_expires_at: previousSecretExpiresAt
+`;
+
+/** A test event the sandbox made on request (`payload` as an object, `test: true` in it). */
+export const SANDBOX_EVENT_FIELDS = /* GraphQL */ `
+  event_id: eventId type release_id: releaseId sample_release: sampleRelease payload: payloadWire
+  occurred_at: occurredAt remaining
 `;
 
 export const WEBHOOK_DELIVERY_FIELDS = /* GraphQL */ `

@@ -9,6 +9,8 @@ import {
   MAX_TRANSACTION_LIMIT,
   TOKEN_OFFSET_CREDITS,
 } from '../src/domains/credits/index.ts';
+import { SANDBOX_EVENT_RATE } from '../src/domains/delivery/adapters/index.ts';
+import { RELEASE_EVENT_TYPES } from '../src/domains/delivery/index.ts';
 import { AUTO_RELOAD_DAILY_CAP, MAX_THRESHOLD_CREDITS } from '../src/domains/payments/index.ts';
 import { AGENT_SUBMIT_LIMIT, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../src/domains/releases/index.ts';
 import {
@@ -41,6 +43,8 @@ export const FACTS = {
   coverArtPrompt: COVER_ART_PROMPT,
   coverArtRate: COVER_ART_RATE,
   agentSubmitRate: AGENT_SUBMIT_LIMIT,
+  sandboxEventRate: SANDBOX_EVENT_RATE,
+  releaseEventTypes: RELEASE_EVENT_TYPES,
 } as const;
 
 interface Rate {
@@ -68,6 +72,14 @@ export function rateText(
   return style.insiders === 'in parentheses'
     ? `${standard} per ${window} (${insiders})`
     : `${standard} per ${window}, ${insiders}`;
+}
+
+/** `10 per minute per account`: the sandbox's test events. */
+export function sandboxRateText(
+  rate: { readonly points: number; readonly windowSeconds: number } = FACTS.sandboxEventRate,
+): string {
+  const window = rate.windowSeconds === 60 ? 'minute' : `${rate.windowSeconds} seconds`;
+  return `${rate.points} per ${window} per account`;
 }
 
 interface PageSize {

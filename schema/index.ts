@@ -23,6 +23,7 @@ import './releases/drafts.ts';
 import './releases/quote.ts';
 import './releases/submit.ts';
 import './events/release-events.ts';
+import './events/sandbox-trigger.ts';
 import './delivery/status.ts';
 import './webhooks/webhooks.ts';
 import './webhooks/ping.ts';

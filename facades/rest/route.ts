@@ -27,8 +27,11 @@ export interface RestRoute {
   status?: number;
   /** Custom rendering (e.g. content negotiation); returns true when it answered. */
   render?: (body: unknown, req: Request, res: Response) => boolean;
-  /** Error statuses beyond the usual ones (e.g. `502`, `503` of a route that calls a provider). */
-  errors?: readonly ('502' | '503')[];
+  /**
+   * Error statuses beyond the usual ones (e.g. `502`, `503` of a route that calls a provider; `404` of a
+   * route that names a resource in its body).
+   */
+  errors?: readonly ('404' | '502' | '503')[];
   /** Extra OpenAPI notes for responses that are not JSON. */
   produces?: string[];
 }

@@ -99,6 +99,12 @@ export const ReleaseEventRef = builder.interfaceRef<PublishedEvent>('ReleaseEven
         'can forward or compare it). The typed fields say the same.',
       resolve: (e) => JSON.stringify(e.payload),
     }),
+    test: t.boolean({
+      description:
+        'True for a test event made on request (`triggerSandboxEvent`): it describes the release without the ' +
+        'change having been made, and its payload carries `test: true`. False for every other event.',
+      resolve: (e) => e.payload.test === true,
+    }),
   }),
 });
 

@@ -25,6 +25,7 @@ const RateLimitActionEnum = enumFromList('RateLimitAction', ACTIONS, {
     email_code_request: 'Verified-email code requests.',
     email_code_claim: 'Verified-email code claims.',
     partner_call: 'Partner account creation and authorization calls.',
+    sandbox_event: 'Test events asked of the sandbox (triggerSandboxEvent), on every surface.',
     document_registration: 'GraphQL documents registered by hash (Automatic Persisted Queries).',
   },
 });

@@ -114,6 +114,10 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
     tokenOffset: t.exposeBoolean('tokenOffset'),
     creditsSpent: t.exposeInt('creditsSpent'),
     provenance: t.exposeString('provenance', { nullable: true }),
+    sandboxSample: t.exposeBoolean('sandboxSample', {
+      description:
+        'True for the sample release the sandbox makes for test events (triggerSandboxEvent): never charged, not counted as a submission, not distributable.',
+    }),
     upc: t.exposeString('upc', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -19,6 +19,7 @@ import { Migration20261126103852_registry_version } from './Migration20261126103
 import { Migration20261126162038_store_connections } from './Migration20261126162038_store_connections.ts';
 import { Migration20261126164135_sftp_packages } from './Migration20261126164135_sftp_packages.ts';
 import { Migration20261127013249_webhook_rotation_ping } from './Migration20261127013249_webhook_rotation_ping.ts';
+import { Migration20261127020807_sandbox_sample } from './Migration20261127020807_sandbox_sample.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -49,4 +50,5 @@ export const migrationsList = [
     name: 'Migration20261127013249_webhook_rotation_ping',
     class: Migration20261127013249_webhook_rotation_ping,
   },
+  { name: 'Migration20261127020807_sandbox_sample', class: Migration20261127020807_sandbox_sample },
 ];

@@ -290,6 +290,7 @@ function goldenScenario(app: () => TestApp, mayRecord: boolean) {
       // The endpoint is deleted by now: both answer not found.
       ping_webhook: { endpointId },
       rotate_webhook_secret: { endpointId, graceSeconds: 60 },
+      trigger_sandbox_event: { type: 'release.status_changed', releaseId },
     };
     for (const tool of agentTools) {
       await rpc(`rpc tools/call ${tool.name}`, 'tools/call', {
@@ -352,6 +353,17 @@ function goldenScenario(app: () => TestApp, mayRecord: boolean) {
     await call('POST /v1/agent-auth/verified-email/claim', 'POST', '/v1/agent-auth/verified-email/claim', {
       token: null,
       body: { email: 'golden-nobody@example.test', code: '12345678' },
+    });
+
+    // Sandbox test events (last: the first one makes the account's sandbox sample release).
+    await call('POST /v1/sandbox/events', 'POST', '/v1/sandbox/events', {
+      body: { type: 'release.approved' },
+    });
+    await call('POST /v1/sandbox/events #own release', 'POST', '/v1/sandbox/events', {
+      body: { type: 'release.takedown_completed', release_id: releaseId },
+    });
+    await call('POST /v1/sandbox/events #unknown release', 'POST', '/v1/sandbox/events', {
+      body: { type: 'release.stores_added', release_id: '3f2b6c1e-8d4a-4c1b-9e2f-0a1b2c3d4e5f' },
     });
 
     // Every route and tool has a recorded case.

@@ -93,6 +93,7 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
           'email-claim-ip',
           'graphql-document-registration',
           'partner-ip',
+          'sandbox-events',
           'sign-in-account',
           'sign-in-ip',
           'sign-up-ip',

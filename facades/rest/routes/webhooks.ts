@@ -1,5 +1,5 @@
-import { FACTS, pageText } from '../../../schema/facade-facts.ts';
-import { WEBHOOK_DELIVERY_FIELDS, WEBHOOK_ENDPOINT_FIELDS } from '../../selections.ts';
+import { FACTS, pageText, sandboxRateText } from '../../../schema/facade-facts.ts';
+import { SANDBOX_EVENT_FIELDS, WEBHOOK_DELIVERY_FIELDS, WEBHOOK_ENDPOINT_FIELDS } from '../../selections.ts';
 import { bodyField, integer, pathParam, query, type RestRoute } from '../route.ts';
 
 const TAG = 'Webhooks';
@@ -115,5 +115,21 @@ export const webhookRoutes: RestRoute[] = [
         signing_secret: signingSecret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
     variables: { id: pathParam('id'), graceSeconds: bodyField('grace_seconds') },
     select: 'rotated',
+  },
+  {
+    operationId: 'triggerSandboxEvent',
+    method: 'POST',
+    path: '/sandbox/events',
+    summary:
+      'Make a test event (type: a release event kind) for release_id or your sandbox sample release; it reaches ' +
+      `subscribers and webhooks with test: true. Sandbox only (409 sandbox_only); ${sandboxRateText()}`,
+    tag: TAG,
+    auth: 'bearer',
+    document: `mutation TriggerSandboxEvent($type: ReleaseEventType!, $releaseId: ID) {
+      triggered: triggerSandboxEvent(input: { type: $type, releaseId: $releaseId }) { ${SANDBOX_EVENT_FIELDS} } }`,
+    variables: { type: bodyField('type'), releaseId: bodyField('release_id') },
+    select: 'triggered',
+    status: 201,
+    errors: ['404'],
   },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FACTS } from '../../../schema/facade-facts.ts';
-import { WEBHOOK_DELIVERY_FIELDS, WEBHOOK_ENDPOINT_FIELDS } from '../../selections.ts';
+import { FACTS, sandboxRateText } from '../../../schema/facade-facts.ts';
+import { SANDBOX_EVENT_FIELDS, WEBHOOK_DELIVERY_FIELDS, WEBHOOK_ENDPOINT_FIELDS } from '../../selections.ts';
 import { defineTool, type ToolRow } from '../tool.ts';
 
 const endpointId = z.string().min(1).describe('A webhook endpoint id (UUID) of yours.');
@@ -49,5 +49,31 @@ export const webhookTools: ToolRow[] = [
     variables: (a) => ({ id: a.endpointId, graceSeconds: a.graceSeconds }),
     select: 'rotated',
     aliases: ['rotate_signing_secret', 'roll_webhook_secret'],
+  }),
+  defineTool({
+    name: 'trigger_sandbox_event',
+    title: 'Trigger a test release event',
+    description:
+      'Make a test event of one kind (release.status_changed, release.approved, release.stores_added, ' +
+      'release.takedown_completed) for one of your submitted releases, or without releaseId for your sandbox ' +
+      'sample release (made once, never charged). It is published like every event: releaseEvents ' +
+      "subscribers and your webhook endpoints receive it, in the kind's payload shape with test: true; the " +
+      'release itself does not change. Returns {event_id, type, release_id, sample_release, payload, ' +
+      `occurred_at, remaining}. Errors: 409 sandbox_only (this deployment delivers to real stores), 404 not ` +
+      `your release, 409 a draft, 429 over ${sandboxRateText()}.`,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    args: z.object({
+      type: z.enum(FACTS.releaseEventTypes).describe('The kind of event, as webhooks name it.'),
+      releaseId: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('One of your submitted releases (UUID); omitted: your sandbox sample release.'),
+    }),
+    document: `mutation AgentTriggerSandboxEvent($type: ReleaseEventType!, $releaseId: ID) {
+      triggered: triggerSandboxEvent(input: { type: $type, releaseId: $releaseId }) { ${SANDBOX_EVENT_FIELDS} } }`,
+    variables: (a) => ({ type: a.type, releaseId: a.releaseId }),
+    select: 'triggered',
+    aliases: ['trigger_webhook_event', 'send_test_event'],
   }),
 ];

@@ -10,6 +10,7 @@ import {
   type ReleaseEvent,
   ReleaseEventsDocument,
   TributaryError,
+  TriggerSandboxEventDocument,
 } from '../src/index.ts';
 import { clientOf, submission, uploadAssets } from './support.ts';
 
@@ -103,6 +104,33 @@ describe('@tributary/client: live release status over graphql-ws', () => {
     expect(moves(seen)).toEqual(['QUEUED→PENDING', 'PENDING→DELIVERED']);
     expect(new Set(seen.map((event) => event.id)).size).toBe(seen.length);
     expect(failures).toEqual([]);
+    stop();
+    await client.close();
+  });
+
+  it('a sandbox test event (TriggerSandboxEventDocument, or POST /sandbox/events) arrives flagged test', async () => {
+    const account = await accountWithToken(app().em());
+    const client = clientOf(app(), account.token);
+    const seen: ReleaseEvent[] = [];
+    // From cursor 0: the new account's events from its first, however soon the subscription is up.
+    const stop = client.onReleaseEvent(
+      { after: '0' },
+      { next: (event) => seen.push(event), error: () => {} },
+    );
+    const { triggerSandboxEvent: typed } = await client.request(TriggerSandboxEventDocument, {
+      input: { type: 'RELEASE_APPROVED' },
+    });
+    expect(typed).toMatchObject({ type: 'RELEASE_APPROVED', sampleRelease: true, remaining: 9 });
+    expect(JSON.parse(typed.payload)).toMatchObject({ event: 'release.approved', test: true });
+    const { data: rest } = await client.rest.POST('/sandbox/events', {
+      body: { type: 'release.stores_added', release_id: typed.releaseId },
+    });
+    expect(rest).toMatchObject({ type: 'release.stores_added', release_id: typed.releaseId });
+    await until(() => (seen.length === 2 ? true : undefined), 'both test events');
+    expect(seen.map((event) => [event.id, event.__typename, event.test])).toEqual([
+      [typed.eventId, 'ReleaseApproved', true],
+      [rest!.event_id, 'ReleaseStoresAdded', true],
+    ]);
     stop();
     await client.close();
   });

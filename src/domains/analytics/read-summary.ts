@@ -110,7 +110,7 @@ async function releaseCounts(em: EntityManager, accountId: string) {
     `select count(*)::int as total,
             count(*) filter (where exists (select 1 from deliveries d where d.release_id = r.id))::int
               as with_distributor
-     from releases r where r.account_id = ? and r.status = 'submitted'`,
+     from releases r where r.account_id = ? and r.status = 'submitted' and not r.sandbox_sample`,
     [accountId],
   );
   return { total: row?.total ?? 0, withDistributorId: row?.with_distributor ?? 0 };

@@ -8,7 +8,8 @@ with live as (
   select d.release_id, d.store_id, r.account_id,
          (coalesce(d.live_at, d.updated_at) at time zone 'UTC')::date as live_day
   from deliveries d join releases r on r.id = d.release_id
-  where d.status in ('live', 'takedown_requested') and (?::uuid is null or d.release_id = ?::uuid)
+  where d.status in ('live', 'takedown_requested') and not r.sandbox_sample
+    and (?::uuid is null or d.release_id = ?::uuid)
 ), firsts as (
   select release_id, account_id, min(live_day) as release_day from live group by release_id, account_id
 )

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendEvent } from '../../platform/events/append-event.ts';
+import type { OutboxEvent } from '../../platform/events/outbox-event.entity.ts';
 import type { AggregateStatus, Release, ReleaseInput, ReleaseTrack } from '../releases/index.ts';
 import { type ArtistProfile, artistProfilesOf } from '../releases/index.ts';
 import type { Delivery } from './delivery.entity.ts';
@@ -27,6 +28,11 @@ export interface ReleaseEventHead {
   artist: string;
   artistProfiles: ArtistProfile[];
   occurredAt: string;
+  /**
+   * Present, and true, only on a test event the sandbox made on request (a sandbox event trigger): it
+   * describes the release without the change having been made. No other event carries the key.
+   */
+  test?: true;
 }
 
 export interface StatusChangedPayload extends ReleaseEventHead {
@@ -63,7 +69,10 @@ export interface EventStoreStatus {
   urlInStore?: string;
 }
 
-export function eventStoreStatus(delivery: Delivery): EventStoreStatus {
+/** What an event reads of a store: its delivery row, or a store as a test event describes it. */
+export type EventStore = Pick<Delivery, 'storeId' | 'status' | 'statusText' | 'urlInStore'>;
+
+export function eventStoreStatus(delivery: EventStore): EventStoreStatus {
   return {
     storeId: delivery.storeId,
     storeName: storeNameOf(delivery.storeId),
@@ -72,9 +81,12 @@ export function eventStoreStatus(delivery: Delivery): EventStoreStatus {
   };
 }
 
-export function eventStoreStatuses(deliveries: readonly Delivery[]): EventStoreStatus[] {
+export function eventStoreStatuses(deliveries: readonly EventStore[]): EventStoreStatus[] {
   return [...deliveries].sort((a, b) => a.storeId - b.storeId).map(eventStoreStatus);
 }
+
+const sortedIds = (stores: readonly { storeId: number }[]) =>
+  stores.map((s) => s.storeId).sort((a, b) => a - b);
 
 function releaseHead(release: Release): { releaseId: string; title: string; artist: string } {
   const meta = release.payload.release as ReleaseInput;
@@ -100,14 +112,96 @@ function tail(release: Release, now: Date): { artistProfiles: ArtistProfile[]; o
   };
 }
 
-async function emit(em: EntityManager, release: Release, type: string, payload: Record<string, unknown>) {
-  await appendEvent(em, { accountId: release.account.id, releaseId: release.id, type, payload });
+/** Writes a release event to the outbox, in the caller's transaction (the one of the change it tells). */
+export async function appendReleaseEvent(
+  em: EntityManager,
+  release: Release,
+  payload: ReleaseEventHead,
+): Promise<OutboxEvent> {
+  return appendEvent(em, {
+    accountId: release.account.id,
+    releaseId: release.id,
+    type: payload.event,
+    payload: { ...payload },
+  });
 }
 
 /**
  * `release.status_changed`: the aggregate shape (every store) when the aggregate moves; with equal
  * statuses and only the changed stores when one store finishes delivery or confirms a takedown.
  */
+export function statusChangedPayload(
+  release: Release,
+  previousStatus: AggregateStatus,
+  status: AggregateStatus,
+  stores: readonly EventStore[],
+  now: Date,
+): StatusChangedPayload {
+  return {
+    event: 'release.status_changed',
+    ...releaseHead(release),
+    previousStatus,
+    status,
+    storeStatuses: eventStoreStatuses(stores),
+    ...tail(release, now),
+  };
+}
+
+/** `release.approved`: the release passed approval; the UPC and every track's ISRC are final. */
+export function approvedPayload(
+  release: Release,
+  tracks: readonly ReleaseTrack[],
+  now: Date,
+): ApprovedPayload {
+  return {
+    event: 'release.approved',
+    ...releaseHead(release),
+    status: aggregateStatusOf(release),
+    upc: release.upc ?? null,
+    tracks: [...tracks]
+      .sort((a, b) => a.position - b.position)
+      .map((track) => ({ trackNumber: track.position + 1, title: track.title, isrc: track.isrc ?? null })),
+    ...tail(release, now),
+  };
+}
+
+/** `release.stores_added`: more stores were queued; the aggregate does not move. */
+export function storesAddedPayload(
+  release: Release,
+  queued: readonly EventStore[],
+  skipped: readonly SkippedStore[],
+  now: Date,
+): StoresAddedPayload {
+  return {
+    event: 'release.stores_added',
+    ...releaseHead(release),
+    status: aggregateStatusOf(release),
+    storeIds: sortedIds(queued),
+    storeStatuses: eventStoreStatuses(queued),
+    skippedStoreIds: skipped.map((s) => ({ ...s, storeName: storeNameOf(s.storeId) })),
+    ...tail(release, now),
+  };
+}
+
+/** `release.takedown_completed`: stores confirmed a takedown; `full` when no store has it any more. */
+export function takedownCompletedPayload(
+  release: Release,
+  confirmed: readonly EventStore[],
+  remaining: readonly EventStore[],
+  now: Date,
+): TakedownCompletedPayload {
+  return {
+    event: 'release.takedown_completed',
+    ...releaseHead(release),
+    status: aggregateStatusOf(release),
+    scope: release.aggregateStatus === 'taken_down' ? 'full' : 'partial',
+    storeIds: sortedIds(confirmed),
+    storeStatuses: eventStoreStatuses(confirmed),
+    remainingStoreIds: sortedIds(remaining),
+    ...tail(release, now),
+  };
+}
+
 export async function emitStatusChanged(
   em: EntityManager,
   release: Release,
@@ -116,36 +210,18 @@ export async function emitStatusChanged(
   stores: readonly Delivery[],
   now: Date,
 ): Promise<void> {
-  await emit(em, release, 'release.status_changed', {
-    event: 'release.status_changed',
-    ...releaseHead(release),
-    previousStatus,
-    status,
-    storeStatuses: eventStoreStatuses(stores),
-    ...tail(release, now),
-  });
+  await appendReleaseEvent(em, release, statusChangedPayload(release, previousStatus, status, stores, now));
 }
 
-/** `release.approved`: the release passed approval; the UPC and every track's ISRC are final. */
 export async function emitApproved(
   em: EntityManager,
   release: Release,
   tracks: readonly ReleaseTrack[],
   now: Date,
 ): Promise<void> {
-  await emit(em, release, 'release.approved', {
-    event: 'release.approved',
-    ...releaseHead(release),
-    status: aggregateStatusOf(release),
-    upc: release.upc,
-    tracks: [...tracks]
-      .sort((a, b) => a.position - b.position)
-      .map((track) => ({ trackNumber: track.position + 1, title: track.title, isrc: track.isrc })),
-    ...tail(release, now),
-  });
+  await appendReleaseEvent(em, release, approvedPayload(release, tracks, now));
 }
 
-/** `release.stores_added`: more stores were queued; the aggregate does not move. */
 export async function emitStoresAdded(
   em: EntityManager,
   release: Release,
@@ -153,18 +229,9 @@ export async function emitStoresAdded(
   skipped: readonly SkippedStore[],
   now: Date,
 ): Promise<void> {
-  await emit(em, release, 'release.stores_added', {
-    event: 'release.stores_added',
-    ...releaseHead(release),
-    status: aggregateStatusOf(release),
-    storeIds: queued.map((d) => d.storeId).sort((a, b) => a - b),
-    storeStatuses: eventStoreStatuses(queued),
-    skippedStoreIds: skipped.map((s) => ({ ...s, storeName: storeNameOf(s.storeId) })),
-    ...tail(release, now),
-  });
+  await appendReleaseEvent(em, release, storesAddedPayload(release, queued, skipped, now));
 }
 
-/** `release.takedown_completed`: stores confirmed a takedown; `full` when no store has it any more. */
 export async function emitTakedownCompleted(
   em: EntityManager,
   release: Release,
@@ -172,14 +239,5 @@ export async function emitTakedownCompleted(
   remaining: readonly Delivery[],
   now: Date,
 ): Promise<void> {
-  await emit(em, release, 'release.takedown_completed', {
-    event: 'release.takedown_completed',
-    ...releaseHead(release),
-    status: aggregateStatusOf(release),
-    scope: release.aggregateStatus === 'taken_down' ? 'full' : 'partial',
-    storeIds: confirmed.map((d) => d.storeId).sort((a, b) => a - b),
-    storeStatuses: eventStoreStatuses(confirmed),
-    remainingStoreIds: remaining.map((d) => d.storeId).sort((a, b) => a - b),
-    ...tail(release, now),
-  });
+  await appendReleaseEvent(em, release, takedownCompletedPayload(release, confirmed, remaining, now));
 }

@@ -18,7 +18,7 @@ export async function indexLiveRelease(
   releaseId: string,
 ): Promise<number> {
   const release = await em.findOne(Release, { id: releaseId });
-  if (release?.status !== 'submitted') return 0;
+  if (release?.status !== 'submitted' || release.sandboxSample) return 0;
   const tracks = await tracksOf(em, release);
   const deliveries = await em.find(Delivery, { release, status: 'live', urlInStore: { $ne: null } });
   const dspLinks = deliveries.map((d) => ({ name: storeNameOf(d.storeId), url: d.urlInStore ?? '' }));
@@ -53,7 +53,7 @@ export async function indexLiveRelease(
 export async function unindexedLiveReleases(em: EntityManager, limit = 50): Promise<string[]> {
   const rows: { id: string }[] = await em.execute(
     `select r.id from releases r
-      where r.status = 'submitted' and r.aggregate_status = 'distributed'
+      where r.status = 'submitted' and r.aggregate_status = 'distributed' and not r.sandbox_sample
         and not exists (select 1 from ${em.getMetadata(RegistryRecording).tableName} g where g.release_id = r.id)
       order by r.submitted_at limit ?`,
     [limit],

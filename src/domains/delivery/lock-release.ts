@@ -16,7 +16,7 @@ export async function lockSubmittedRelease(em: EntityManager, releaseId: string)
   return assertSubmitted(release);
 }
 
-/** The caller's release, locked (FOR UPDATE, through its owner), and submitted — else 409. */
+/** The caller's release, locked (FOR UPDATE, through its owner), submitted and no sandbox sample — else 409. */
 export async function lockOwnedSubmittedRelease(
   em: EntityManager,
   accountId: string,
@@ -33,6 +33,14 @@ function assertSubmitted(release: Release): Release {
     throw conflict(
       `Release ${releaseId} has not been submitted yet; submit it before distributing or taking it down.`,
       'release_not_submitted',
+    );
+  }
+  // The sample has no audio to send: it exists for test events only, and stays as it was made.
+  if (release.sandboxSample) {
+    throw conflict(
+      `Release ${releaseId} is the account's sandbox sample, made for test events: it is never delivered ` +
+        'to stores nor taken down. Distribute a release of your own.',
+      'sandbox_sample_release',
     );
   }
   return release;

@@ -29,7 +29,8 @@ export interface AccountFacts {
 
 const FACTS = `
 with a as (select id, email, provenance, created_at from accounts where id = ?),
-subs as (select id, submitted_at from releases where account_id = (select id from a) and status = 'submitted'),
+subs as (select id, submitted_at from releases
+  where account_id = (select id from a) and status = 'submitted' and not sandbox_sample),
 burst as (
   select coalesce(max(c), 0)::int as n from (
     select count(*) over (order by submitted_at range between current row and interval '24 hours' following) as c

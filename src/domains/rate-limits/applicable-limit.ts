@@ -10,6 +10,7 @@ export const RATE_LIMIT_ACTIONS = [
   'email_code_request',
   'email_code_claim',
   'partner_call',
+  'sandbox_event',
 ] as const;
 export type RateLimitAction = (typeof RATE_LIMIT_ACTIONS)[number];
 

@@ -6,6 +6,7 @@ import {
   SIGN_UPS_PER_IP,
 } from '../accounts/index.ts';
 import { coverArtRule } from '../cover-art/index.ts';
+import { SANDBOX_EVENT_RULE } from '../delivery/adapters/index.ts';
 import { type FraudLimits, fraudRules } from '../fraud/index.ts';
 import { PARTNER_CALLS_PER_IP } from '../partners/index.ts';
 import { agentSubmitRule } from '../releases/index.ts';
@@ -54,6 +55,13 @@ export async function limitsOfCaller(
       action: 'agent_submission',
       keyedBy: 'account',
       appliesTo: 'Submissions of the account through the agent HTTP submit endpoint.',
+    },
+    {
+      rule: SANDBOX_EVENT_RULE,
+      subject: accountId,
+      action: 'sandbox_event',
+      keyedBy: 'account',
+      appliesTo: 'Test events the account asks the sandbox for, on every surface.',
     },
   ];
   if (caller.fraud) {

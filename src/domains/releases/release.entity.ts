@@ -42,6 +42,12 @@ export const Release = defineEntity({
     aggregateStatus: p.enum(AGGREGATE_STATUSES).nullable(),
     upc: p.string().length(14).nullable(),
     submittedAt: p.datetime().nullable(),
+    /**
+     * The account's sandbox sample: a submitted release the sandbox made for test events when no release
+     * was named (docs/webhooks.md, "Testing webhooks"). Never charged, never counted as a submission, never
+     * delivered; at most one per account.
+     */
+    sandboxSample: p.boolean().default(false),
     createdAt: columns.createdAt(),
     updatedAt: columns.updatedAt(),
   },

@@ -22,7 +22,8 @@ export interface DispatchResult {
  *
  * A delivery is created `suppressed` instead of `pending` when a delivery of an identical event
  * (same release, same payload apart from `occurredAt`) to that endpoint SUCCEEDED within the last 6
- * hours; pending or failed earlier copies do not suppress (the receiver has not had it).
+ * hours; pending or failed earlier copies do not suppress (the receiver has not had it). Test events
+ * (`test: true`, made on request by the sandbox) are never suppressed.
  */
 export async function dispatchEvent(
   em: EntityManager,
@@ -57,6 +58,8 @@ export async function dispatchEvents(
 
 async function fanOut(tem: EntityManager, event: PublishedEvent, now: Date): Promise<DispatchResult> {
   const hash = payloadHash(event.payload);
+  // A test event is asked for, each one: a second of the same is what the developer wants to see.
+  const suppressible = event.payload.test !== true;
   const since = new Date(now.getTime() - DUPLICATE_WINDOW_SECONDS * 1000);
   const rows = await tem.execute<{ status: string }[]>(
     `insert into webhook_deliveries
@@ -66,7 +69,7 @@ async function fanOut(tem: EntityManager, event: PublishedEvent, now: Date): Pro
             s.status, 0, case when s.status = 'pending' then ?::timestamptz end, ?::timestamptz
        from webhook_endpoints e
        cross join lateral (
-         select case when exists (
+         select case when ?::boolean and exists (
            select 1 from webhook_deliveries d
             where d.endpoint_id = e.id and d.release_id is not distinct from ?::uuid
               and d.payload_hash = ? and d.status = 'succeeded' and d.delivered_at > ?::timestamptz
@@ -85,6 +88,7 @@ async function fanOut(tem: EntityManager, event: PublishedEvent, now: Date): Pro
       hash,
       now,
       now,
+      suppressible,
       event.releaseId,
       hash,
       since,

@@ -619,6 +619,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a test event (type: a release event kind) for release_id or your sandbox sample release; it reaches subscribers and webhooks with test: true. Sandbox only (409 sandbox_only); 10 per minute per account */
+        post: operations["triggerSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status": {
         parameters: {
             query?: never;
@@ -2719,7 +2736,7 @@ export interface operations {
                              * @description What the limit counts.
                              * @enum {string}
                              */
-                            action: "agent_submission" | "cover_art_generation" | "document_registration" | "email_code_claim" | "email_code_request" | "failed_sign_in" | "fraud_score" | "partner_call" | "sign_up";
+                            action: "agent_submission" | "cover_art_generation" | "document_registration" | "email_code_claim" | "email_code_request" | "failed_sign_in" | "fraud_score" | "partner_call" | "sandbox_event" | "sign_up";
                             /** @description What counts against it, in a sentence. */
                             applies_to: string;
                             /**
@@ -2808,6 +2825,8 @@ export interface operations {
                             primary_artist_name: string | null;
                             provenance: string | null;
                             revision: number;
+                            /** @description True for the sample release the sandbox makes for test events (triggerSandboxEvent): never charged, not counted as a submission, not distributable. */
+                            sandbox_sample: boolean;
                             /** @enum {string} */
                             status: "draft" | "submitted";
                             /** Format: date-time */
@@ -3140,6 +3159,8 @@ export interface operations {
                         /** @description The release object as stored, with `artist_profiles`, for the REST and agent bodies. */
                         release: unknown;
                         revision: number;
+                        /** @description True for the sample release the sandbox makes for test events (triggerSandboxEvent): never charged, not counted as a submission, not distributable. */
+                        sandbox_sample: boolean;
                         /** @enum {string} */
                         status: "draft" | "submitted";
                         /** Format: date-time */
@@ -3930,6 +3951,63 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    triggerSandboxEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    release_id?: string | null;
+                    /** @enum {string} */
+                    type: "release.approved" | "release.status_changed" | "release.stores_added" | "release.takedown_completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The event: `ReleaseEvent.id` on `releaseEvents`, `eventId` in the webhook delivery log. */
+                        event_id: string;
+                        /**
+                         * Format: date-time
+                         * @description When the event was made (its `occurredAt`).
+                         */
+                        occurred_at: string;
+                        /** @description The event body as webhooks deliver it, as a JSON object (`test: true` included). */
+                        payload: unknown;
+                        /** @description The release the event is of. */
+                        release_id: string;
+                        /** @description Test events you may still ask for in the current window (10 per minute per account). */
+                        remaining: number;
+                        /** @description True when that release is your sandbox sample. */
+                        sample_release: boolean;
+                        /**
+                         * @description The kind of event.
+                         * @enum {string}
+                         */
+                        type: "release.approved" | "release.status_changed" | "release.stores_added" | "release.takedown_completed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];

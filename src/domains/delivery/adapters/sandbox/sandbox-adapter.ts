@@ -2,7 +2,7 @@ import { findStore } from '../../../catalog/index.ts';
 import type { DeliveryStatus } from '../../delivery.entity.ts';
 import { messageFor } from '../../release-content.ts';
 import type { ReportedStatus, StepOutcome, StoreAdapter } from '../../store-adapter.ts';
-import { storeAdapters } from '../../store-adapters.ts';
+import { type StoreAdapters, storeAdapters } from '../../store-adapters.ts';
 import { secondsAfter } from '../../transaction.ts';
 import { GLOBAL_CONTROL_ID, instructionFor, readControl } from './sandbox-control.ts';
 
@@ -26,6 +26,9 @@ export function sandboxStoreUrl(storeId: number, releaseId: string): string {
   return `https://${alias}.sandbox.example/release/${releaseId}`;
 }
 
+/** The adapters `createSandboxAdapter` made: a name can be borrowed, membership here cannot. */
+const sandboxAdapters = new WeakSet<StoreAdapter>();
+
 /**
  * The sandbox: a store that behaves like a real one on its own clock. Each step moves a store one
  * status on (queued → in inspection → delivered → live, or a takedown to confirmed), one step every
@@ -35,7 +38,7 @@ export function sandboxStoreUrl(storeId: number, releaseId: string): string {
  */
 export function createSandboxAdapter(options: SandboxOptions): StoreAdapter {
   const { stepSeconds } = options;
-  return {
+  const adapter: StoreAdapter = {
     name: 'sandbox',
     firstStepAt: (now) => secondsAfter(now, stepSeconds),
     outage: {
@@ -74,7 +77,13 @@ export function createSandboxAdapter(options: SandboxOptions): StoreAdapter {
       return outcomes;
     },
   };
+  sandboxAdapters.add(adapter);
+  return adapter;
 }
+
+/** Whether every store is delivered by the sandbox: no store of this deployment is a real one. */
+export const everyStoreOnTheSandbox = (adapters: StoreAdapters): boolean =>
+  adapters.all.every((adapter) => sandboxAdapters.has(adapter));
 
 /** Every store on the sandbox: the composition's choice until stores are connected. */
 export const sandboxOnly = (options: SandboxOptions) => storeAdapters(createSandboxAdapter(options));
