@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAuthCommands } from './commands/auth.ts';
 import { registerReleaseCommands } from './commands/releases.ts';
 import { registerUploadCommand } from './commands/upload.ts';
+import { registerWebhookCommands } from './commands/webhooks.ts';
 import { EXIT } from './exit-codes.ts';
 import { reportFailure } from './output.ts';
 
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerAuthCommands(program);
   registerUploadCommand(program);
   registerReleaseCommands(program);
+  registerWebhookCommands(program);
   return program;
 }
 
