@@ -23,8 +23,16 @@ export function startCli(
   args: string[],
   env: Record<string, string>,
 ): ChildProcess & { output: CliRun; done: Promise<CliRun> } {
+  return startProcess(process.execPath, [...NODE_ARGS, ...args], env);
+}
+
+function startProcess(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { output: CliRun; done: Promise<CliRun> } {
   const { TRIBUTARY_TOKEN: _token, TRIBUTARY_API_URL: _url, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+  const child = spawn(file, args, {
     env: { ...inherited, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -42,6 +50,15 @@ export function startCli(
     });
   });
   return Object.assign(child, { output, done });
+}
+
+/** Starts the CLI under a pseudo-terminal (util-linux's script): stdout is a TTY, as in a terminal. */
+export function startCliInTerminal(
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { output: CliRun; done: Promise<CliRun> } {
+  const command = [process.execPath, ...NODE_ARGS, ...args].map((word) => `'${word}'`).join(' ');
+  return startProcess('script', ['-q', '-e', '-c', command, '/dev/null'], { COLUMNS: '120', ...env });
 }
 
 /** Runs the CLI to its end. */

@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/support/app.ts';
 import { accountWithToken } from '../../../test/support/factories.ts';
 import { makeWav } from '../../../test/support/media.ts';
-import { NODE_ARGS, runCli, startCli, tempConfig, until } from './support.ts';
+import { runCli, startCli, startCliInTerminal, tempConfig, until } from './support.ts';
 
 /** tributary upload (on the app of commands.test.ts). */
 export function uploadCases(app: () => TestApp): void {
@@ -68,20 +66,13 @@ export function uploadCases(app: () => TestApp): void {
     it('under a pseudo-terminal (script) draws a bar with bytes, rate and ETA', async () => {
       await makeWav(wav, 1);
       const account = await accountWithToken(app().em());
-      const command = [process.execPath, ...NODE_ARGS, 'upload', wav, '--chunk-bytes', '32768']
-        .map((word) => `'${word}'`)
-        .join(' ');
-      const transcript = path.join(config.dir, 'typescript');
-      writeFileSync(transcript, '');
-      const { stdout } = await promisify(execFile)('script', ['-q', '-e', '-c', command, transcript], {
-        env: {
-          ...process.env,
-          XDG_CONFIG_HOME: config.dir,
-          TRIBUTARY_API_URL: app().url,
-          TRIBUTARY_TOKEN: account.token,
-          COLUMNS: '120',
-        },
-      });
+      const run = await startCliInTerminal(['upload', wav, '--chunk-bytes', '32768'], {
+        XDG_CONFIG_HOME: config.dir,
+        TRIBUTARY_API_URL: app().url,
+        TRIBUTARY_TOKEN: account.token,
+      }).done;
+      expect(run.code, run.stdout).toBe(0);
+      const { stdout } = run;
       expect(stdout).toMatch(/track\.wav\s+\[[█░]+\] 100% \| \d+\.\d KiB\/\d+\.\d KiB \| .*\/s \| ETA \d+s/);
       expect(stdout).toContain('\r');
     });
