@@ -2,7 +2,10 @@
  * The hot read paths side by side in one run, at 1 and 10 connections: bare express (constant JSON),
  * GET /v1/status, GET /v1/me, GET /v1/releases/{id}/status of a release with 25 stores, the same status
  * over GraphQL (as text, by a persisted document's id over POST and over GET, and as a different text
- * each request), through the agent tool (tools/call get_release_status). Targets as ratios to bare
+ * each request), through the agent tool (tools/call get_release_status), and bare express answering a
+ * POST of a small JSON body (what a body costs node and express alone). Each row also reports the
+ * server process's CPU time per request (from /proc), which other work on the machine moves less than
+ * throughput, and the GraphQL rows are compared with REST by it too. Targets as ratios to bare
  * express in the same run: release status ≥ 0.40 at 10 connections and ≥ 0.50 at 1 with p99 ≤ 2 ms; me
  * ≥ 0.30; /v1/status ≥ 0.60. And to the REST status route: GraphQL by a persisted document ≥ 0.90 (p99
  * ≤ 2 ms at 1 connection), as text ≥ 0.60, the agent tool ≥ 0.85.
@@ -209,8 +212,21 @@ try {
           'status, tools/call get_release_status',
           { url: `${app.url}/api/mcp`, method: 'POST', headers: json, body: toolBody },
         ],
+        [
+          'bare express, POST of a small JSON body',
+          { url: `${bare.url}/v1/me`, method: 'POST', headers: json, body: persistedBody },
+        ],
       ] as [string, Target][]
-    ).map(([label, target]) => ({ label, run: () => measureHttp(label, target, SECONDS, connections) }));
+    ).map(([label, target]) => ({
+      label,
+      run: () =>
+        measureHttp(
+          label,
+          { ...target, serverPid: (target.url.startsWith(bare.url) ? bare : app).process.pid },
+          SECONDS,
+          connections,
+        ),
+    }));
 
   await measureHttp('warm-up', { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth }, 2, 10);
   for (const connections of PARTS.includes('http') ? CONNECTIONS : []) {
@@ -222,17 +238,19 @@ try {
     console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
     printTable(rows);
     if (ONLY) continue;
-    const [floor, status, me, rest, graphqlHttp, persistedPost, persistedGet, newDocuments, tool] = rows as [
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-    ];
+    const [floor, status, me, rest, graphqlHttp, persistedPost, persistedGet, newDocuments, tool, floorPost] =
+      rows as [
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+        Measurement,
+      ];
     const ratio = (m: Measurement) => (m.requestsPerSecond / floor.requestsPerSecond).toFixed(3);
     console.log('ratios to bare express (throughput):');
     console.log(`  /v1/status ${ratio(status)} (target ≥ 0.60)   /v1/me ${ratio(me)} (target ≥ 0.30)`);
@@ -246,6 +264,23 @@ try {
         `${ofRest(persistedGet)} (target ≥ 0.90; p99 ${persistedPost.p99.toFixed(2)} / ${persistedGet.p99.toFixed(2)} ms), ` +
         `GraphQL as text ${ofRest(graphqlHttp)} (target ≥ 0.60), a different text each time ${ofRest(newDocuments)}, ` +
         `agent tool ${ofRest(tool)} (target ≥ 0.85)`,
+    );
+    // CPU per request moves less with other work on the machine than throughput: the same comparison
+    // as the REST route's server CPU per request over each row's.
+    const cpuOfRest = (m: Measurement) =>
+      rest.serverCpuMicros && m.serverCpuMicros ? (rest.serverCpuMicros / m.serverCpuMicros).toFixed(3) : '-';
+    console.log(
+      `by server CPU per request, REST's ÷ the row's: GraphQL persisted POST ${cpuOfRest(persistedPost)}, GET ` +
+        `${cpuOfRest(persistedGet)}, as text ${cpuOfRest(graphqlHttp)}, a different text each time ` +
+        `${cpuOfRest(newDocuments)}, agent tool ${cpuOfRest(tool)}; bare express's ÷ REST's ${
+          floor.serverCpuMicros && rest.serverCpuMicros
+            ? (floor.serverCpuMicros / rest.serverCpuMicros).toFixed(3)
+            : '-'
+        }`,
+    );
+    console.log(
+      `a body's own cost: bare express POST ÷ GET ${(floorPost.requestsPerSecond / floor.requestsPerSecond).toFixed(3)} ` +
+        `(throughput), ${floor.serverCpuMicros && floorPost.serverCpuMicros ? (floor.serverCpuMicros / floorPost.serverCpuMicros).toFixed(3) : '-'} (server CPU)`,
     );
   }
 

@@ -8,6 +8,10 @@ const profile = {
 app.get('/v1/me', (_req, res) => {
   res.json(profile);
 });
+// The same answer to a POST of a small JSON body: what a body costs node and express alone.
+app.post('/v1/me', express.json(), (_req, res) => {
+  res.json(profile);
+});
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   console.log(`listening on http://127.0.0.1:${address.port}`);

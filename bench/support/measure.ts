@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
 
 export interface Measurement {
@@ -6,6 +8,20 @@ export interface Measurement {
   p50: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time (user + system) per answered request, when its pid was given. */
+  serverCpuMicros?: number;
+}
+
+const CLOCK_TICKS_PER_SECOND =
+  Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/**
+ * CPU seconds a process has used (user + system), from /proc: on a machine shared with other work
+ * its CPU per request moves less than its throughput does.
+ */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 export async function measureHttp(
@@ -17,10 +33,13 @@ export async function measureHttp(
     body?: string;
     /** Changes each request before it is sent (headers, body): many accounts, unique keys. */
     setupRequest?: (request: Request) => Request;
+    /** The server's pid: its CPU time per request is measured too. */
+    serverPid?: number;
   },
   seconds: number,
   connections: number,
 ): Promise<Measurement> {
+  const cpuBefore = options.serverPid ? cpuSecondsOf(options.serverPid) : 0;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -36,6 +55,11 @@ export async function measureHttp(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
+    ...(options.serverPid && result.requests.total > 0
+      ? {
+          serverCpuMicros: ((cpuSecondsOf(options.serverPid) - cpuBefore) * 1e6) / result.requests.total,
+        }
+      : {}),
   };
 }
 
@@ -92,13 +116,22 @@ export async function measureInterleaved(
 }
 
 export function printTable(rows: Measurement[]): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
+  const withCpu = rows.some((r) => r.serverCpuMicros !== undefined);
+  const header = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    ...(withCpu ? ['server CPU µs/req'] : []),
+  ];
   const lines = rows.map((r) => [
     r.name,
     r.requestsPerSecond.toFixed(0),
     r.p50.toFixed(2),
     r.p99.toFixed(2),
     String(r.errors),
+    ...(withCpu ? [r.serverCpuMicros === undefined ? '-' : r.serverCpuMicros.toFixed(0)] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) =>

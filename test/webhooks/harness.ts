@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
 import {
   createOutboundClient,
@@ -14,6 +15,7 @@ import {
   type OutboundPolicy,
   type Resolver,
 } from '../../src/platform/http/index.ts';
+import { accountWithToken } from '../support/factories.ts';
 import { useTestOrm } from '../support/orm.ts';
 
 /** The domain's tests run on a migrated database of their own. */
@@ -130,6 +132,23 @@ export function outboundFor(
 }
 
 export const testSecretKey = () => randomBytes(32);
+
+/** A new account with one endpoint on the receiver at `path` (its secret sealed with `secretKey`). */
+export async function accountWithEndpoint(
+  orm: MikroORM,
+  receiver: Receiver,
+  path: string,
+  secretKey: Uint8Array,
+) {
+  const { accountId } = await accountWithToken(orm.em.fork());
+  const { endpoint, secret } = await createEndpoint(
+    orm.em.fork(),
+    accountId,
+    { url: receiver.url(path) },
+    { policy: LOOPBACK_OK, resolver: tableResolver({ [RECEIVER_HOST]: '127.0.0.1' }), secretKey },
+  );
+  return { accountId, endpointId: endpoint.id, secret, path };
+}
 
 let nextEvent = 1_000_000 + Math.floor(Math.random() * 1000) * 1000;
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchEvent } from '../../src/domains/webhooks/dispatch.ts';
-import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
 import { rotateEndpointSecret } from '../../src/domains/webhooks/rotation.ts';
 import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
@@ -12,13 +11,12 @@ import { open } from '../../src/platform/secret-box.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { until } from '../support/wait.ts';
 import {
-  LOOPBACK_OK,
+  accountWithEndpoint,
   outboundFor,
   publishedEvent,
   type ReceivedRequest,
   type Receiver,
   startReceiver,
-  tableResolver,
   testSecretKey,
   useWebhookOrm,
 } from './harness.ts';
@@ -41,17 +39,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function setup() {
-  const { accountId } = await accountWithToken(orm().em.fork());
-  const path = `/rotation/${++pathCounter}`;
-  const { endpoint, secret } = await createEndpoint(
-    orm().em.fork(),
-    accountId,
-    { url: receiver.url(path) },
-    { policy: LOOPBACK_OK, resolver: tableResolver({ 'hooks.test': '127.0.0.1' }), secretKey },
-  );
-  return { accountId, endpointId: endpoint.id, secret, path };
-}
+const setup = () => accountWithEndpoint(orm(), receiver, `/rotation/${++pathCounter}`, secretKey);
 
 const rotate = (accountId: string, endpointId: string, graceSeconds?: number) =>
   rotateEndpointSecret(orm().em.fork(), accountId, endpointId, { graceSeconds, secretKey, now: clock.now() });

@@ -1,20 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchEvent } from '../../src/domains/webhooks/dispatch.ts';
-import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
 import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
 import { WebhookEndpoint } from '../../src/domains/webhooks/webhook-endpoint.entity.ts';
 import type { OutboundClient } from '../../src/platform/http/index.ts';
 import { seal } from '../../src/platform/secret-box.ts';
-import { accountWithToken } from '../support/factories.ts';
 import {
-  LOOPBACK_OK,
+  accountWithEndpoint,
   outboundFor,
   publishedEvent,
   type Receiver,
   startReceiver,
-  tableResolver,
   testSecretKey,
   useWebhookOrm,
 } from './harness.ts';
@@ -35,17 +32,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function setup() {
-  const { accountId } = await accountWithToken(orm().em.fork());
-  const path = `/standard/${++pathCounter}`;
-  const { endpoint, secret } = await createEndpoint(
-    orm().em.fork(),
-    accountId,
-    { url: receiver.url(path) },
-    { policy: LOOPBACK_OK, resolver: tableResolver({ 'hooks.test': '127.0.0.1' }), secretKey },
-  );
-  return { accountId, endpointId: endpoint.id, secret, path };
-}
+const setup = () => accountWithEndpoint(orm(), receiver, `/standard/${++pathCounter}`, secretKey);
 
 async function deliverOne(accountId: string, path: string) {
   await dispatchEvent(orm().em.fork(), publishedEvent(accountId), new Date());
