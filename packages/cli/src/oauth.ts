@@ -8,6 +8,7 @@ interface ServerMetadata {
   authorization_endpoint: string;
   token_endpoint: string;
   registration_endpoint: string;
+  revocation_endpoint?: string;
 }
 
 interface TokenAnswer {
@@ -188,4 +189,27 @@ export async function refreshOAuthToken(credentials: Credentials): Promise<Crede
     );
   });
   return { ...credentials, ...credentialsOf(credentials.apiUrl, credentials.clientId ?? '', answer) };
+}
+
+/**
+ * Revokes the grant of stored OAuth credentials (RFC 7009 on the refresh token: its access tokens stop
+ * working too). Best effort: answers whether the service confirmed it.
+ */
+export async function revokeOAuthGrant(credentials: Credentials): Promise<boolean> {
+  if (credentials.kind !== 'oauth' || !credentials.refreshToken || !credentials.clientId) return false;
+  try {
+    const metadata = await discover(credentials.apiUrl);
+    if (!metadata.revocation_endpoint) return false;
+    const response = await fetch(
+      metadata.revocation_endpoint,
+      tokenForm({
+        token: credentials.refreshToken,
+        token_type_hint: 'refresh_token',
+        client_id: credentials.clientId,
+      }),
+    );
+    return response.ok;
+  } catch {
+    return false;
+  }
 }

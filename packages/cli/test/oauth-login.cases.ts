@@ -52,6 +52,15 @@ export function oauthLoginCases(app: () => TestApp): void {
       expect(after.token).not.toBe(stored.token);
       expect(after.refreshToken).not.toBe(stored.refreshToken);
       expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now());
+
+      // logout revokes the grant: the access token stops working on the service.
+      const logout = await runCli(['logout', '--json'], { XDG_CONFIG_HOME: config.dir });
+      expect(JSON.parse(logout.stdout)).toEqual({ loggedOut: true, revoked: true });
+      const refused = await runCli(['whoami'], {
+        TRIBUTARY_API_URL: app().url,
+        TRIBUTARY_TOKEN: after.token,
+      });
+      expect(refused.code).toBe(3);
     });
   });
 }

@@ -8,7 +8,7 @@ import {
   resolveApiUrl,
   saveCredentials,
 } from '../config.ts';
-import { oauthLogin } from '../oauth.ts';
+import { oauthLogin, revokeOAuthGrant } from '../oauth.ts';
 import { createOutput } from '../output.ts';
 import { type GlobalOptions, signedInClient } from '../session.ts';
 
@@ -68,13 +68,17 @@ Examples:
 
   program
     .command('logout')
-    .description('Forget the stored credentials')
+    .description('Forget the stored credentials (an OAuth sign-in is revoked on the service too)')
     .addHelpText('after', '\nExample:\n  $ tributary logout')
-    .action((_options: unknown, command: Command) => {
+    .action(async (_options: unknown, command: Command) => {
       const out = createOutput(Boolean(command.optsWithGlobals<GlobalOptions>().json));
-      const had = Boolean(readCredentials());
+      const stored = readCredentials();
+      const revoked = stored ? await revokeOAuthGrant(stored) : false;
       removeCredentials();
-      out.result({ loggedOut: had }, had ? 'Logged out' : 'Not logged in');
+      out.result(
+        { loggedOut: Boolean(stored), revoked },
+        stored ? `Logged out${revoked ? ' (the sign-in is revoked)' : ''}` : 'Not logged in',
+      );
     });
 
   program
