@@ -1,7 +1,7 @@
 /**
  * Import rules (`npm run lint:imports`, part of `npm run lint`): the directions README.md's layout and
  * docs/decisions.md state, checked on the resolved import graph of src/, schema/, facades/, test/,
- * bench/ and the client package (packages/client). Type-only imports are edges like any other: they tie files together all the same.
+ * bench/, the client package (packages/client) and the CLI (packages/cli). Type-only imports are edges like any other: they tie files together all the same.
  * test/architecture/import-rules.test.ts proves each rule catches a violation.
  * Cycles between whole domains (a folder and everything under it) are checked in
  * test/architecture/domain-cycles.test.ts: a rule here sees one file or one folder at a time.

@@ -26,8 +26,8 @@ const config: KnipConfig = {
       ],
     },
     'packages/client': {
-      // The package's public surface, src/index.ts, is an entry through its exports (the
-      // `tributary-source` condition names the file itself).
+      // The package's public surface (its index) is an entry through its exports: the
+      // `tributary-source` condition names the source file itself.
       project: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
       // Written by scripts/generate.ts whole, as codegen makes them (gql.ts and the barrel included).
       ignore: ['src/generated/**'],
