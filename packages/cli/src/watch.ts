@@ -1,6 +1,9 @@
 import type { TributaryClient } from '@tributary/client';
 import type { Output } from './output.ts';
 
+/** How often a watch reads the status besides the events. */
+const STATUS_READ_MS = 10_000;
+
 export interface StoreRow {
   storeId: number;
   storeName: string;
@@ -68,20 +71,41 @@ export async function watchRelease(
       }
     };
     const done = () => stores.size > 0 && [...stores.values()].every((store) => isFinal(store.statusText));
+    const apply = (store: StoreRow, at: string) => {
+      const before = stores.get(store.storeId)?.statusText;
+      stores.set(store.storeId, { ...store, urlInStore: store.urlInStore ?? null });
+      if (!out.tty && before !== store.statusText) out.line(`${at} ${store.storeName}: ${store.statusText}`);
+    };
     draw();
     if (events && !done()) {
-      for await (const event of events) {
-        if (event.__typename !== 'ReleaseStatusChanged') continue;
-        aggregate = event.status;
-        for (const store of event.storeStatuses) {
-          const before = stores.get(store.storeId)?.statusText;
-          stores.set(store.storeId, { ...store, urlInStore: store.urlInStore ?? null });
-          if (!out.tty && before !== store.statusText)
-            out.line(`${event.occurredAt} ${store.storeName}: ${store.statusText}`);
+      // The events drive the table; a read now and then catches a change made between the first read
+      // and the subscription's start, so the watch never waits on an event that came before it.
+      let pending = events.next();
+      while (!done()) {
+        let timer: NodeJS.Timeout | undefined;
+        const tick = new Promise<'read'>((resolve) => {
+          timer = setTimeout(() => resolve('read'), STATUS_READ_MS);
+        });
+        const outcome = await Promise.race([pending, tick]).finally(() => clearTimeout(timer));
+        if (outcome === 'read') {
+          const { data: now } = await client.rest.GET('/releases/{id}/status', {
+            params: { path: { id: releaseId } },
+          });
+          aggregate = now!.aggregateStatus.toUpperCase();
+          for (const store of now!.stores) apply(store, new Date().toISOString());
+        } else {
+          if (outcome.done) break;
+          pending = events.next();
+          const event = outcome.value;
+          if (event.__typename !== 'ReleaseStatusChanged') continue;
+          aggregate = event.status;
+          for (const store of event.storeStatuses)
+            apply({ ...store, urlInStore: store.urlInStore ?? null }, event.occurredAt);
         }
         if (out.tty) draw();
-        if (done()) break;
       }
+      // A next() is still waiting: closing the client's socket (below) ends it.
+      pending.catch(() => {});
     }
     const final = rows();
     return {
@@ -91,7 +115,6 @@ export async function watchRelease(
       failedStores: final.filter((store) => isFailed(store.statusText)).map((store) => store.storeId),
     };
   } finally {
-    await events?.return?.();
     await client.close();
   }
 }
