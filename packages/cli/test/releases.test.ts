@@ -53,6 +53,13 @@ describe('tributary validate, quote, submit --watch, status --watch', () => {
     const good = await runCli(['quote', write('good.json', body)], env);
     expect(good.code, good.stderr).toBe(0);
     expect(good.stdout).toMatch(/^Cost: \d+ credits/m);
+
+    // A key makes a retry safe: the second run answers the same release, uncharged.
+    const keyed = ['submit', write('keyed.json', body), '--idempotency-key', `cli-${Date.now()}`, '--json'];
+    const first = JSON.parse((await runCli(keyed, env)).stdout);
+    const again = await runCli(keyed, env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ releaseId: first.releaseId, alreadySubmitted: true });
   });
 
   it('submit --watch follows every store live (a line per change without a TTY) until all are final', async () => {

@@ -108,11 +108,15 @@ export function registerReleaseCommands(program: Command): void {
     .description('Submit a release for distribution (checked first); --watch follows every store live')
     .argument('<release.json>', 'the release to submit')
     .option('--watch', 'follow the stores until every one is final')
+    .option(
+      '--idempotency-key <key>',
+      'the same key again answers the release it made, uncharged (safe retries)',
+    )
     .addHelpText(
       'after',
-      `${RELEASE_FILE_HELP}\n\nExamples:\n  $ tributary submit release.json\n  $ tributary submit release.json --watch`,
+      `${RELEASE_FILE_HELP}\n\nExamples:\n  $ tributary submit release.json\n  $ tributary submit release.json --watch\n  $ tributary submit release.json --idempotency-key harbour-lines-1 --json`,
     )
-    .action(async (file: string, options: { watch?: boolean }, command: Command) => {
+    .action(async (file: string, options: { watch?: boolean; idempotencyKey?: string }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const out = createOutput(Boolean(globals.json));
       const client = await signedInClient(globals);
@@ -126,9 +130,18 @@ export function registerReleaseCommands(program: Command): void {
           'release_blocked',
         );
       }
-      const { data } = await client.rest.POST('/releases', { body: readRelease(file) });
+      const { data } = await client.rest.POST('/releases', {
+        body: readRelease(file),
+        ...(options.idempotencyKey
+          ? { params: { header: { 'Idempotency-Key': options.idempotencyKey } } }
+          : {}),
+      });
       const submitted = data!;
-      out.line(`Submitted ${submitted.releaseId} (${submitted.creditsCharged} credits charged)`);
+      out.line(
+        submitted.alreadySubmitted
+          ? `Already submitted as ${submitted.releaseId} (nothing charged)`
+          : `Submitted ${submitted.releaseId} (${submitted.creditsCharged} credits charged)`,
+      );
       if (!options.watch) {
         out.result(submitted);
         await client.close();
