@@ -1,7 +1,7 @@
 /**
  * Import rules (`npm run lint:imports`, part of `npm run lint`): the directions README.md's layout and
  * docs/decisions.md state, checked on the resolved import graph of src/, schema/, facades/, test/,
- * bench/ and the client package (packages/client). Type-only imports are edges like any other: they tie files together all the same.
+ * bench/, the client package (packages/client) and the CLI (packages/cli). Type-only imports are edges like any other: they tie files together all the same.
  * test/architecture/import-rules.test.ts proves each rule catches a violation.
  * Cycles between whole domains (a folder and everything under it) are checked in
  * test/architecture/domain-cycles.test.ts: a rule here sees one file or one folder at a time.
@@ -138,6 +138,15 @@ module.exports = {
       to: { path: '^(src|schema|facades|test|bench)/' },
     },
     {
+      name: 'cli-on-the-client',
+      comment:
+        'packages/cli talks to the service through @tributary/client only: its source imports none of ' +
+        'the service (src/, schema/, facades/, test/, bench/). Its tests may start the service.',
+      severity: 'error',
+      from: { path: '^packages/cli/src/' },
+      to: { path: '^(src|schema|facades|test|bench)/' },
+    },
+    {
       name: 'imports-resolve',
       comment: 'An import the cruiser cannot resolve would escape every rule above.',
       severity: 'error',
@@ -157,7 +166,7 @@ module.exports = {
     enhancedResolveOptions: {
       extensions: ['.ts', '.js', '.json'],
       exportsFields: ['exports'],
-      conditionNames: ['node', 'import', 'default'],
+      conditionNames: ['tributary-source', 'node', 'import', 'default'],
       // `typings` last: a types-only package (@graphql-typed-document-node/core) has no JavaScript entry.
       mainFields: ['module', 'main', 'typings'],
     },

@@ -16,6 +16,8 @@ const TREES = [
   'packages/client/src',
   'packages/client/test',
   'packages/client/scripts',
+  'packages/cli/src',
+  'packages/cli/test',
 ];
 const CRUISE_TIMEOUT_MS = 180_000;
 
@@ -82,6 +84,11 @@ const FIXTURE: Record<string, string> = {
     "import { ok } from '../../../src/platform/ok.ts';\nexport const o = ok;\n",
   'packages/client/test/starts-service.ts':
     "import { helper } from '../../../test/helper.ts';\nimport { o } from '../src/reads-service.ts';\nexport const s = [helper, o];\n",
+  // The CLI talks to the service through the client only; its tests start the service too.
+  'packages/cli/src/reads-service.ts':
+    "import { ok } from '../../../src/platform/ok.ts';\nexport const o = ok;\n",
+  'packages/cli/test/starts-service.ts':
+    "import { helper } from '../../../test/helper.ts';\nimport { o } from '../src/reads-service.ts';\nexport const s = [helper, o];\n",
 };
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'import-rules-'));
@@ -94,9 +101,17 @@ it(
       mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
       writeFileSync(path.join(scratch, file), text);
     }
-    const result = await cruiseTrees(scratch, ['src', 'schema', 'facades', 'test', 'packages/client']);
+    const result = await cruiseTrees(scratch, [
+      'src',
+      'schema',
+      'facades',
+      'test',
+      'packages/client',
+      'packages/cli',
+    ]);
     expect(violationsOf(result)).toEqual(
       [
+        'cli-on-the-client: packages/cli/src/reads-service.ts → src/platform/ok.ts',
         'client-stands-alone: packages/client/src/reads-service.ts → src/platform/ok.ts',
         'delivery-core-imports-no-adapter: src/domains/delivery/core.ts → src/domains/delivery/adapters/x/adapter.ts',
         'domain-files-skip-their-own-front-door: src/domains/a/reads-own-door.ts → src/domains/a/index.ts',

@@ -25,3 +25,4 @@ export type { RetryPolicy } from './retry.ts';
 export type { Observer, Subscription, SubscriptionOptions } from './subscriptions.ts';
 export type { UploadSource } from './uploads/sources.ts';
 export type { UploadedFile, UploadOptions, UploadProgress, Uploads, UploadType } from './uploads/upload.ts';
+export { generateWebhookSecret, signWebhook, type WebhookSignatureInput } from './webhooks.ts';
