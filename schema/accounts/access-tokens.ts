@@ -1,12 +1,13 @@
 import {
   type AccessToken,
   issueToken,
+  LISTED_TOKEN_KINDS,
+  type ListedTokenKind,
   listTokens,
   revokeToken,
   SCOPES,
   type Scope,
   TOKEN_EXPIRIES,
-  TOKEN_KINDS,
   TOKEN_STATUSES,
   type TokenExpiry,
   tokenStatus,
@@ -28,7 +29,7 @@ const ExpiryEnum = builder.enumType('TokenExpiry', {
   values: Object.fromEntries(TOKEN_EXPIRIES.map((e) => [`EXPIRES_${e.toUpperCase()}`, { value: e }])),
 });
 
-const TokenKindEnum = enumFromList('TokenKind', TOKEN_KINDS, {
+const TokenKindEnum = enumFromList('TokenKind', LISTED_TOKEN_KINDS, {
   description: 'How a token was issued.',
   valueDescriptions: {
     pat: 'A personal access token (svc_pat_…).',
@@ -46,7 +47,8 @@ export const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').impl
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    kind: t.expose('kind', { type: TokenKindEnum }),
+    // Never a session's dashboard token: listing and revoking leave those out (docs/dashboard.md).
+    kind: t.field({ type: TokenKindEnum, resolve: (token) => token.kind as ListedTokenKind }),
     prefix: t.exposeString('displayPrefix', { description: 'The first characters of the token.' }),
     scopes: t.exposeStringList('scopes'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

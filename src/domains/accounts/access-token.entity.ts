@@ -2,8 +2,21 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { columns } from '../../platform/db/columns.ts';
 import { owningAccount } from './owning-account.ts';
 
-export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth', 'agent_login'] as const;
+export const TOKEN_KINDS = ['pat', 'verified_email', 'oauth', 'agent_login', 'dashboard'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/**
+ * The token a dashboard page's script calls the API with: bound to a web session (it expires with it and
+ * is revoked at its sign-out), never listed or revoked among the person's tokens (web-sessions.ts).
+ */
+export const SESSION_BOUND_KIND = 'dashboard' satisfies TokenKind;
+
+export type ListedTokenKind = Exclude<TokenKind, typeof SESSION_BOUND_KIND>;
+
+/** The kinds a person sees and manages as tokens (OAuth ones under their connected app). */
+export const LISTED_TOKEN_KINDS = TOKEN_KINDS.filter(
+  (kind): kind is ListedTokenKind => kind !== SESSION_BOUND_KIND,
+);
 
 export const AccessToken = defineEntity({
   name: 'AccessToken',

@@ -1,4 +1,8 @@
-export { AccessToken, TOKEN_KINDS } from './access-token.entity.ts';
+export {
+  AccessToken,
+  LISTED_TOKEN_KINDS,
+  type ListedTokenKind,
+} from './access-token.entity.ts';
 export { Account } from './account.entity.ts';
 export { agentLogin } from './agent-login.ts';
 export { createAccount, normaliseEmail } from './create-account.ts';
@@ -13,4 +17,12 @@ export { pruneSignInEvents } from './sign-in-events.ts';
 export { SIGN_UPS_PER_IP, signUp } from './sign-up.ts';
 export { parseTokenExpiry, TOKEN_EXPIRIES, type TokenExpiry } from './token-expiry.ts';
 export { VERIFIED_TOKENS_CACHE, VerifiedTokens } from './verified-tokens.ts';
-export { endWebSession, findWebSession, startWebSession, WEB_SESSION_TTL_MS } from './web-sessions.ts';
+export {
+  endWebSession,
+  findWebSession,
+  pruneSessionTokens,
+  type SessionToken,
+  sessionToken,
+  startWebSession,
+  WEB_SESSION_TTL_MS,
+} from './web-sessions.ts';

@@ -11,6 +11,7 @@ export const TOKEN_PREFIX: Record<TokenKind, string> = {
   verified_email: 'svc_vet_',
   oauth: 'svc_oat_',
   agent_login: 'svc_alt_',
+  dashboard: 'svc_dst_',
 };
 
 export interface IssueTokenInput {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../platform/errors.ts';
-import { AccessToken } from './access-token.entity.ts';
+import { AccessToken, SESSION_BOUND_KIND } from './access-token.entity.ts';
 
 export const TOKEN_STATUSES = ['active', 'expired', 'revoked'] as const;
 export type TokenStatus = (typeof TOKEN_STATUSES)[number];
@@ -12,20 +12,28 @@ export function tokenStatus(token: AccessToken, now = new Date()): TokenStatus {
 }
 
 /**
- * The tokens a person manages: personal and verified-email ones. OAuth access tokens (one per hour per
- * app) belong to their connected app and are listed and ended there (connected-apps.ts).
+ * The tokens a person manages: personal, verified-email and agent sign-in ones. OAuth access tokens (one
+ * per hour per app) belong to their connected app and are listed and ended there (connected-apps.ts); a
+ * dashboard page's token belongs to its web session and ends with it (web-sessions.ts).
  */
 export async function listTokens(em: EntityManager, accountId: string): Promise<AccessToken[]> {
   return em.find(
     AccessToken,
-    { account: accountId, kind: { $ne: 'oauth' } },
+    { account: accountId, kind: { $nin: ['oauth', SESSION_BOUND_KIND] } },
     { orderBy: { createdAt: 'desc' } },
   );
 }
 
-/** Revocation is immediate: the next request with the token fails. Revoking twice is harmless. */
+/**
+ * Revocation is immediate: the next request with the token fails. Revoking twice is harmless. A
+ * session's dashboard token is not one of the person's tokens: it ends with its session's sign-out.
+ */
 export async function revokeToken(em: EntityManager, accountId: string, tokenId: string, now = new Date()) {
-  const token = await em.findOne(AccessToken, { id: tokenId, account: accountId });
+  const token = await em.findOne(AccessToken, {
+    id: tokenId,
+    account: accountId,
+    kind: { $ne: SESSION_BOUND_KIND },
+  });
   if (!token) throw notFound('No such token on this account.', 'token_not_found');
   token.revokedAt ??= now;
   await em.flush();

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pruneSignInEvents } from '../accounts/index.ts';
+import { pruneSessionTokens, pruneSignInEvents } from '../accounts/index.ts';
 
 /** Expired OAuth access tokens stay listed this long (a person may wonder why an agent stopped). */
 const EXPIRED_ACCESS_TOKENS_KEPT = '7 days';
 
 /**
- * Deletes the authorization server's expired models, long-expired OAuth access tokens, settings sessions
- * and sign-in events past their retention.
+ * Deletes the authorization server's expired models, long-expired OAuth access tokens, web sessions and
+ * their dashboard tokens once expired or signed out, and sign-in events past their retention.
  */
 export async function sweepOAuth(
   em: EntityManager,
@@ -22,6 +22,7 @@ export async function sweepOAuth(
     [now],
   );
   await em.execute('delete from web_sessions where expires_at <= ?', [now]);
+  await pruneSessionTokens(em, now);
   const signInEvents = await pruneSignInEvents(em, now);
   return { models: Number(models[0]?.count ?? 0), tokens: Number(tokens[0]?.count ?? 0), signInEvents };
 }
