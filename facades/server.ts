@@ -36,6 +36,7 @@ import { NOSNIFF } from './security-headers.ts';
 import { createWebRoutes } from './web/index.ts';
 import { createOutboxRoutes } from './web/outbox.ts';
 import { createPaymentRoutes, PAYMENT_PATH_PREFIXES } from './web/payments.ts';
+import { createWebSessions } from './web/session/index.ts';
 import { createSettingsRoutes } from './web/settings/index.ts';
 
 function requestIds(req: Request, res: Response, next: NextFunction): void {
@@ -113,7 +114,10 @@ export function createApp(
   http.use(AGENT_MOUNT, createAgentApi(app, {}, table));
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
-  http.use(createSettingsRoutes(app));
+  // One session for the web pages, signed in on one page.
+  const sessions = createWebSessions(app);
+  http.use(sessions.router);
+  http.use(createSettingsRoutes(app, sessions));
   http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);

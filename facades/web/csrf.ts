@@ -5,10 +5,10 @@ import type { SafeHtml } from './pages/html.ts';
 import { sendPage } from './pages/layout.ts';
 
 /**
- * A form's CSRF token: an HMAC, under a server key, of what the form is bound to (a settings session,
+ * A form's CSRF token: an HMAC, under a server key, of what the form is bound to (a web session,
  * an OAuth interaction). The scope keeps a token of one kind of form from passing for another.
  */
-export function csrfToken(key: string, scope: 'settings' | 'interaction', binding: string): string {
+export function csrfToken(key: string, scope: 'session' | 'interaction', binding: string): string {
   return createHmac('sha256', key).update(`${scope}:${binding}`).digest('base64url');
 }
 

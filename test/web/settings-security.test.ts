@@ -22,7 +22,7 @@ describe('developer settings: sessions and CSRF', () => {
     return { account, jar, csrf: csrfOf(tokens.body) };
   }
 
-  it('sets the session cookie HttpOnly, SameSite=Lax, scoped to /settings, and stores only its hash', async () => {
+  it('sets the session cookie HttpOnly, SameSite=Lax, for the settings and the dashboard, and stores only its hash', async () => {
     const account = await accountWithPassword(app().em(), 'cookie@example.com');
     const jar = new CookieJar();
     const form = await browse(jar, `${app().url}/settings/sign-in`);
@@ -39,7 +39,7 @@ describe('developer settings: sessions and CSRF', () => {
     const session = response.headers.getSetCookie().find((c) => c.startsWith('tb_session='))!;
     expect(session).toMatch(/HttpOnly/);
     expect(session).toMatch(/SameSite=Lax/);
-    expect(session).toMatch(/Path=\/settings/);
+    expect(session).toMatch(/; Path=\/;/);
     const secret = decodeURIComponent(session.split(';')[0]!.slice('tb_session='.length));
     const rows = await app().em().execute<{ token_hash: string }[]>('select token_hash from web_sessions');
     expect(rows.length).toBeGreaterThan(0);
@@ -84,12 +84,12 @@ describe('developer settings: sessions and CSRF', () => {
     await browse(jar, `${app().url}/settings/sign-out`, { csrf });
     const after = await browse(jar, `${app().url}/settings/tokens`);
     expect(after.status).toBe(303);
-    expect(after.location).toBe(`${app().url}/settings/sign-in`);
+    expect(after.location).toBe(`${app().url}/settings/sign-in?next=%2Fsettings%2Ftokens`);
 
     const second = await signedIn('expiring2@example.com');
     await app().em().execute(`update web_sessions set expires_at = now() - interval '1 second'`);
     const expired = await browse(second.jar, `${app().url}/settings/apps`);
-    expect(expired.location).toBe(`${app().url}/settings/sign-in`);
+    expect(expired.location).toBe(`${app().url}/settings/sign-in?next=%2Fsettings%2Fapps`);
   });
 });
 
@@ -186,7 +186,6 @@ describe('developer settings behind https', () => {
     });
     expect(response.status).toBe(303);
     const session = response.headers.getSetCookie().find((c) => c.startsWith('tb_session='))!;
-    expect(session).toMatch(/HttpOnly/);
-    expect(session).toMatch(/; Secure/);
+    expect(session).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
   });
 });

@@ -54,19 +54,9 @@ export function nav(csrf: string, current: 'tokens' | 'apps' | 'webhooks'): Safe
       ? html`<a href="${path}" aria-current="page">${name}</a>`
       : html`<a href="${path}">${name}</a>`;
   return html`<nav class="actions" aria-label="Settings">
-${link('/settings/tokens', 'Access tokens', 'tokens')} ${link('/settings/apps', 'Connected apps', 'apps')} ${link('/settings/webhooks', 'Webhooks', 'webhooks')}
+${link('/settings/tokens', 'Access tokens', 'tokens')} ${link('/settings/apps', 'Connected apps', 'apps')} ${link('/settings/webhooks', 'Webhooks', 'webhooks')} <a href="/dashboard">Dashboard</a>
 <form method="post" action="/settings/sign-out"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">Sign out</button></form>
 </nav>`;
-}
-
-export function signInPage(csrf: string, error?: string | null, email = ''): SafeHtml {
-  return html`${alert(error)}
-<form class="stack" method="post" action="/settings/sign-in">
-<input type="hidden" name="csrf" value="${csrf}">
-<label for="email">Email<input id="email" name="email" type="email" autocomplete="username" required value="${email}"></label>
-<label for="password">Password<input id="password" name="password" type="password" autocomplete="current-password" required></label>
-<div class="actions"><button type="submit">Sign in</button></div>
-</form>`;
 }
 
 export function tokensPage(csrf: string, tokens: Token[], error?: string | null): SafeHtml {
