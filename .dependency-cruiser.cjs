@@ -1,7 +1,8 @@
 /**
  * Import rules (`npm run lint:imports`, part of `npm run lint`): the directions README.md's layout and
  * docs/decisions.md state, checked on the resolved import graph of src/, schema/, facades/, test/,
- * bench/, the client package (packages/client) and the CLI (packages/cli). Type-only imports are edges like any other: they tie files together all the same.
+ * bench/, the client package (packages/client), the CLI (packages/cli) and the dashboard's browser code
+ * (packages/dashboard). Type-only imports are edges like any other: they tie files together all the same.
  * test/architecture/import-rules.test.ts proves each rule catches a violation.
  * Cycles between whole domains (a folder and everything under it) are checked in
  * test/architecture/domain-cycles.test.ts: a rule here sees one file or one folder at a time.
@@ -145,6 +146,32 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/cli/src/' },
       to: { path: '^(src|schema|facades|test|bench)/' },
+    },
+    {
+      name: 'dashboard-knows-the-api-only',
+      comment:
+        "packages/dashboard/src runs in the browser: it imports none of the service (src/, schema/, " +
+        'facades/, test/, bench/) nor the other packages. It knows the service by its public GraphQL API ' +
+        'only, through the documents it generates from the printed schema (docs/dashboard.md).',
+      severity: 'error',
+      from: { path: '^packages/dashboard/src/' },
+      to: { path: '^(src|schema|facades|test|bench|packages/(client|cli))/' },
+    },
+    {
+      name: 'dashboard-has-no-node',
+      comment: "packages/dashboard/src runs in the browser: Node's built-in modules are not there.",
+      severity: 'error',
+      from: { path: '^packages/dashboard/src/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'service-imports-no-dashboard',
+      comment:
+        'src/, schema/ and facades/ never import the dashboard: the service bundles its sources for the ' +
+        'browser and reads its manifest by path (facades/web/dashboard/sources.ts), never runs its code.',
+      severity: 'error',
+      from: { path: '^(src|schema|facades)/' },
+      to: { path: '^packages/dashboard/' },
     },
     {
       name: 'imports-resolve',

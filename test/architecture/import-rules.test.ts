@@ -18,6 +18,8 @@ const TREES = [
   'packages/client/scripts',
   'packages/cli/src',
   'packages/cli/test',
+  'packages/dashboard/src',
+  'packages/dashboard/scripts',
 ];
 const CRUISE_TIMEOUT_MS = 180_000;
 
@@ -89,6 +91,13 @@ const FIXTURE: Record<string, string> = {
     "import { ok } from '../../../src/platform/ok.ts';\nexport const o = ok;\n",
   'packages/cli/test/starts-service.ts':
     "import { helper } from '../../../test/helper.ts';\nimport { o } from '../src/reads-service.ts';\nexport const s = [helper, o];\n",
+  // The dashboard runs in the browser: none of the service, no Node; the service never imports it.
+  'packages/dashboard/src/reads-service.ts':
+    "import { ok } from '../../../src/platform/ok.ts';\nexport const o = ok;\n",
+  'packages/dashboard/src/reads-node.ts': "import { hash } from 'node:crypto';\nexport const h = hash;\n",
+  'packages/dashboard/src/ok.ts': 'export const page = 1;\n',
+  'facades/reads-dashboard.ts':
+    "import { page } from '../packages/dashboard/src/ok.ts';\nexport const p = page;\n",
 };
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'import-rules-'));
@@ -108,10 +117,14 @@ it(
       'test',
       'packages/client',
       'packages/cli',
+      'packages/dashboard',
     ]);
     expect(violationsOf(result)).toEqual(
       [
         'cli-on-the-client: packages/cli/src/reads-service.ts → src/platform/ok.ts',
+        'dashboard-has-no-node: packages/dashboard/src/reads-node.ts → crypto',
+        'dashboard-knows-the-api-only: packages/dashboard/src/reads-service.ts → src/platform/ok.ts',
+        'service-imports-no-dashboard: facades/reads-dashboard.ts → packages/dashboard/src/ok.ts',
         'client-stands-alone: packages/client/src/reads-service.ts → src/platform/ok.ts',
         'delivery-core-imports-no-adapter: src/domains/delivery/core.ts → src/domains/delivery/adapters/x/adapter.ts',
         'domain-files-skip-their-own-front-door: src/domains/a/reads-own-door.ts → src/domains/a/index.ts',
