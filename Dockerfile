@@ -14,6 +14,10 @@ COPY package.json ./
 COPY src ./src
 COPY schema ./schema
 COPY facades ./facades
+# The dashboard's browser sources: the service bundles them on the first dashboard page (rolldown, a
+# runtime dependency) and trusts the manifest of their GraphQL documents at start (docs/dashboard.md).
+COPY packages/dashboard/package.json packages/dashboard/tsconfig.json ./packages/dashboard/
+COPY packages/dashboard/src ./packages/dashboard/src
 USER tributary
 EXPOSE 8080
 VOLUME ["/data"]

@@ -15,6 +15,15 @@ export const PAGE_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 /**
+ * The dashboard's pages run scripts of ours, from our origin only (no inline script: the boot data is a
+ * `<script type="application/json">` block, which no policy runs), and talk to this origin only:
+ * `connect-src 'self'` covers /graphql over fetch and over WebSocket (ws:, wss: of the same host).
+ * Forms post to us only (sign-out).
+ */
+export const DASHBOARD_POLICY =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+/**
  * The headers every HTML page of ours carries: its Content-Security-Policy, framing refused in the
  * older header too (`DENY`, or `SAMEORIGIN` for a page framed by our own), and no Referer (page URLs
  * carry interaction ids and checkout ids).

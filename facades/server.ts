@@ -33,6 +33,7 @@ import { AGENT_MOUNT, createAgentApi } from './rpc/index.ts';
 import { originGuard } from './rpc/origin-guard.ts';
 import { resourceMetadataUrl } from './rpc/protocol.ts';
 import { NOSNIFF } from './security-headers.ts';
+import { createDashboardRoutes } from './web/dashboard/index.ts';
 import { createWebRoutes } from './web/index.ts';
 import { createOutboxRoutes } from './web/outbox.ts';
 import { createPaymentRoutes, PAYMENT_PATH_PREFIXES } from './web/payments.ts';
@@ -114,10 +115,11 @@ export function createApp(
   http.use(AGENT_MOUNT, createAgentApi(app, {}, table));
   http.use('/api/files', createDownloadRoutes(app, app.storageSigningSecret));
   http.use(createWebRoutes(app));
-  // One session for the web pages, signed in on one page.
+  // One session for the settings pages and the dashboard, signed in on one page.
   const sessions = createWebSessions(app);
   http.use(sessions.router);
   http.use(createSettingsRoutes(app, sessions));
+  http.use(createDashboardRoutes(app, sessions));
   http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);

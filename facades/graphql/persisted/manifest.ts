@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { GraphQLSchema } from 'graphql';
+import { DASHBOARD_MANIFEST } from '../../web/dashboard/sources.ts';
 import { DocumentRefusedError, PersistedDocumentStore } from './document-store.ts';
 
 /** A manifest that cannot be used: start-up stops with this one line. */
@@ -42,17 +43,23 @@ function checkHashId(id: string, text: string): void {
 }
 
 /**
- * The store of persisted documents for /graphql, with the manifest's documents (if a file is named)
- * parsed, validated against /graphql's schema and limits, and compiled: a manifest that cannot be read
- * or holds a document that does not validate stops start-up, naming the file and the entry.
+ * The store of persisted documents for /graphql: the dashboard's documents (always trusted: the pages
+ * of this service run them, docs/dashboard.md) and the manifest's (if a file is named), each parsed,
+ * validated against /graphql's schema and limits, and compiled. A manifest that cannot be read or holds
+ * a document that does not validate stops start-up, naming the file and the entry.
  */
 export function persistedDocumentsFor(schema: GraphQLSchema, manifestFile: string | undefined) {
   const store = new PersistedDocumentStore(schema);
-  if (!manifestFile) return store;
-  const where = `GRAPHQL_DOCUMENTS_FILE (${manifestFile})`;
+  addManifest(store, DASHBOARD_MANIFEST, `the dashboard's documents (${DASHBOARD_MANIFEST})`);
+  if (manifestFile) addManifest(store, manifestFile, `GRAPHQL_DOCUMENTS_FILE (${manifestFile})`);
+  return store;
+}
+
+/** Adds every document of a manifest file as trusted; `where` names the file in a ManifestError. */
+function addManifest(store: PersistedDocumentStore, file: string, where: string): void {
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ManifestError(`${where}: ${(error as Error).message}`);
   }
@@ -70,5 +77,4 @@ export function persistedDocumentsFor(schema: GraphQLSchema, manifestFile: strin
     if (error instanceof ManifestError) throw new ManifestError(`${where}: ${error.message}`);
     throw error;
   }
-  return store;
 }

@@ -1,0 +1,34 @@
+import { STYLESHEET } from '../pages/stylesheet.ts';
+
+/**
+ * The dashboard's additions to the web pages' stylesheet: a navigation that wraps, wider pages, status
+ * chips (a word and a shape besides the colour), tables that become stacked cards below 40rem (no
+ * sideways scrolling at 360 px), the pager. Served with the site's rules as one immutable file.
+ */
+const DASHBOARD_RULES = `:root{--chip-bg:#eef0f3;--chip-fg:#1b1f24;--ok-bg:#e2f5e9;--ok-fg:#0f5132;--wait-bg:#fff4d6;--wait-fg:#5c4300;--info-bg:#e3efff;--info-fg:#0b3d91;--bad-bg:#fde7e7;--bad-fg:#8a1c1c}
+@media (prefers-color-scheme:dark){:root{--chip-bg:#2a3038;--chip-fg:#e8eaed;--ok-bg:#123524;--ok-fg:#a8e6c1;--wait-bg:#3a2f0b;--wait-fg:#f5d98a;--info-bg:#132a4d;--info-fg:#b5d0ff;--bad-bg:#3d1515;--bad-fg:#ffb4ab}}
+.skip{position:absolute;left:-999px;top:.5rem;padding:.5rem .75rem;background:var(--bg);border:1px solid var(--accent)}.skip:focus{left:.5rem;z-index:1}
+header.site{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+nav.dashboard ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center;list-style:none;margin:0;padding:0}
+nav.dashboard a{display:inline-block;padding:.35rem .15rem;text-decoration:none}nav.dashboard a:hover{text-decoration:underline}
+nav.dashboard a[aria-current=page]{font-weight:700;text-decoration:underline;text-underline-offset:.3em;color:var(--fg)}
+nav.dashboard form{margin:0}nav.dashboard button{padding:.35rem .75rem}
+main.dashboard{max-width:60rem}main:focus{outline:none}section{margin-block:1.75rem}h2{font-size:1.2rem}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.balance{font-size:1.1rem}.balance strong{font-size:2rem}
+#notice:empty,#alerts:empty{display:none}#alerts{padding:.6rem .8rem;border:1px solid var(--bad);color:var(--bad);border-radius:6px}#alerts p{margin:.25rem 0}
+.chip{display:inline-flex;gap:.35em;align-items:center;padding:.1rem .55rem;border-radius:999px;border:1px solid currentColor;font-size:.9rem;white-space:nowrap;background:var(--chip-bg);color:var(--chip-fg)}
+.chip-distributed{background:var(--ok-bg);color:var(--ok-fg)}.chip-pending,.chip-queued{background:var(--wait-bg);color:var(--wait-fg)}
+.chip-delivered{background:var(--info-bg);color:var(--info-fg)}.chip-taken-down{background:var(--bad-bg);color:var(--bad-fg)}
+.pager{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;margin-top:.75rem}
+button:disabled{opacity:.55;cursor:not-allowed}code{overflow-wrap:anywhere}
+.debit{color:var(--bad)}.credit{color:var(--ok-fg)}
+@media (max-width:40rem){main{margin:1rem auto;padding:0 .9rem}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
+table.cards tr{border:1px solid var(--line);border-radius:6px;margin-bottom:.6rem;padding:.25rem .5rem}
+table.cards td{display:flex;gap:1rem;justify-content:space-between;border:0;padding:.25rem 0;text-align:right}
+table.cards td::before{content:attr(data-label);font-weight:600;text-align:left}}
+`;
+
+export const DASHBOARD_STYLESHEET = `${STYLESHEET}${DASHBOARD_RULES}`;
