@@ -37,7 +37,7 @@ const config: KnipConfig = {
     },
     'packages/dashboard': {
       // Bundled by the service (facades/web/dashboard/assets.ts) from each page's main.ts; the shared
-      // helpers of src/lib are the pages' toolkit, some of them there for pages still to come.
+      // helpers of packages/dashboard/src/lib are the pages' toolkit, some there for pages to come.
       entry: ['src/pages/*/main.ts', 'src/lib/*.ts'],
       project: ['src/**/*.ts', 'scripts/**/*.ts'],
       // Written by scripts/generate.ts whole, as codegen makes them (gql.ts and the barrel included).

@@ -50,11 +50,21 @@ const outsideFences = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '');
 
 const markdownFiles = () => ['README.md', ...filesUnder('docs', (name) => name.endsWith('.md'))];
 const sourceFiles = () => [
-  ...['src', 'schema', 'facades', 'test', 'bench', 'packages/client/src', 'packages/client/test']
+  ...[
+    'src',
+    'schema',
+    'facades',
+    'test',
+    'bench',
+    'packages/client/src',
+    'packages/client/test',
+    'packages/dashboard/src',
+  ]
     .flatMap((dir) => filesUnder(dir, (name) => /\.[jt]s$/.test(name)))
     // Generated from the schema and the OpenAPI document: their comments are those texts'.
-    .filter((file) => !file.startsWith(path.join('packages/client/src/generated'))),
+    .filter((file) => !/^packages\/(client|dashboard)\/src\/generated\//.test(file)),
   ...filesUnder('packages/client/scripts'),
+  ...filesUnder('packages/dashboard/scripts'),
   ...readdirSync(ROOT).filter((name) => name.endsWith('.ts')),
 ];
 

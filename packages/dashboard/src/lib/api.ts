@@ -2,8 +2,8 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { apiErrorOf, networkError } from './errors.ts';
 
 /**
- * A generated document (src/generated/graphql.ts): its text, typed by its result and variables, with
- * `__meta__.hash`, the `sha256:<hex>` id the service trusts it under.
+ * A generated document (packages/dashboard/src/generated/graphql.ts): its text, typed by its result
+ * and variables, with `__meta__.hash`, the `sha256:<hex>` id the service trusts it under.
  */
 export type Document<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & {
   __meta__?: Record<string, unknown> | undefined;
