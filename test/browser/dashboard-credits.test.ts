@@ -4,7 +4,11 @@
  * 360 px, sign-out; nothing leaves the origin and the page's policy refuses nothing it needs.
  * Screenshots go to test-artefacts/.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantCredits } from '../../src/domains/credits/grant-credits.ts';
 import { useTestApp } from '../support/app.ts';
@@ -208,5 +212,77 @@ describe('dashboard: the policy and WebSockets', () => {
     expect(outcome.other).toMatch(/connect-src/);
     expect(sockets.webSockets()).toEqual([`ws://${new URL(app().url).host}/graphql`]);
     await other.close();
+  });
+});
+
+/** Modules of packages/dashboard/src/lib bundled as one script exposing them on `globalThis.toolkit`. */
+async function toolkitScript(modules: Record<string, string>): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dashboard-toolkit-'));
+  const lib = path.resolve('packages/dashboard/src/lib');
+  const entry = path.join(dir, 'toolkit.ts');
+  writeFileSync(
+    entry,
+    `${Object.entries(modules)
+      .map(([name, file]) => `import { ${name} } from '${path.join(lib, file)}';`)
+      .join(
+        '\n',
+      )}\n(globalThis as Record<string, unknown>).toolkit = { ${Object.keys(modules).join(', ')} };\n`,
+  );
+  try {
+    const bundle = await rolldown({ input: entry, platform: 'browser', logLevel: 'silent' });
+    const { output } = await bundle.generate({ format: 'iife' });
+    await bundle.close();
+    return output[0].code;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('dashboard: the shared toolkit in a page', () => {
+  it('status chips say each AggregateStatus in words, readable in light and dark; not found is said', async () => {
+    const tab = await browser.newPage();
+    await signInPage(tab, app().url, account);
+    await expect.poll(() => tab.locator('#ledger tbody tr').count()).toBeGreaterThan(0);
+    // Evaluated like axe (the page's policy refuses injected scripts), into the signed-in page.
+    await tab.evaluate(await toolkitScript({ statusChip: 'status-chip.ts', showNotFound: 'not-found.ts' }));
+    const chips = await tab.evaluate(() => {
+      const { statusChip } = (globalThis as unknown as { toolkit: { statusChip(s: string): HTMLElement } })
+        .toolkit;
+      const root = document.getElementById('page')!;
+      const statuses = ['QUEUED', 'PENDING', 'DELIVERED', 'DISTRIBUTED', 'TAKEN_DOWN', 'ARCHIVED'];
+      root.replaceChildren(...statuses.map((status) => statusChip(status)));
+      // The word is the chip's text after its shape, which screen readers skip (aria-hidden).
+      return [...root.children].map((chip) => ({
+        text: chip.childNodes[1]?.textContent ?? '',
+        hidden: chip.firstElementChild?.getAttribute('aria-hidden'),
+        class: chip.className,
+      }));
+    });
+    expect(chips.every((chip) => chip.hidden === 'true')).toBe(true);
+    expect(chips.map((chip) => chip.text)).toEqual([
+      'Queued',
+      'In review',
+      'Delivered',
+      'Live',
+      'Taken down',
+      'ARCHIVED',
+    ]);
+    expect(chips.at(-1)?.class).toBe('chip chip-unknown');
+    await expectAccessible(tab);
+    await tab.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(tab);
+
+    await tab.evaluate(() => {
+      const { showNotFound } = (
+        globalThis as unknown as { toolkit: { showNotFound(root: HTMLElement, what: string): void } }
+      ).toolkit;
+      showNotFound(document.getElementById('page')!, 'release');
+    });
+    expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    expect(await tab.title()).toBe('Not found · Tributary');
+    expect(await tab.locator('#not-found').textContent()).toBe(
+      'This release does not exist, or it is not yours.',
+    );
+    await tab.close();
   });
 });

@@ -3,7 +3,9 @@ import { STYLESHEET } from '../pages/stylesheet.ts';
 /**
  * The dashboard's additions to the web pages' stylesheet: a navigation that wraps, wider pages, status
  * chips (a word and a shape besides the colour), tables that become stacked cards below 40rem (no
- * sideways scrolling at 360 px), the pager. Served with the site's rules as one immutable file.
+ * sideways scrolling at 360 px), the pager. Served with the site's rules as one immutable file. The
+ * alert and notice regions stay rendered while empty: a live region shown only once filled is not
+ * announced by every screen reader.
  */
 const DASHBOARD_RULES = `:root{--chip-bg:#eef0f3;--chip-fg:#1b1f24;--ok-bg:#e2f5e9;--ok-fg:#0f5132;--wait-bg:#fff4d6;--wait-fg:#5c4300;--info-bg:#e3efff;--info-fg:#0b3d91;--bad-bg:#fde7e7;--bad-fg:#8a1c1c}
 @media (prefers-color-scheme:dark){:root{--chip-bg:#2a3038;--chip-fg:#e8eaed;--ok-bg:#123524;--ok-fg:#a8e6c1;--wait-bg:#3a2f0b;--wait-fg:#f5d98a;--info-bg:#132a4d;--info-fg:#b5d0ff;--bad-bg:#3d1515;--bad-fg:#ffb4ab}}
@@ -16,7 +18,7 @@ nav.dashboard form{margin:0}nav.dashboard button{padding:.35rem .75rem}
 main.dashboard{max-width:60rem}main:focus{outline:none}section{margin-block:1.75rem}h2{font-size:1.2rem}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .balance{font-size:1.1rem}.balance strong{font-size:2rem}
-#notice:empty,#alerts:empty{display:none}#alerts{padding:.6rem .8rem;border:1px solid var(--bad);color:var(--bad);border-radius:6px}#alerts p{margin:.25rem 0}
+#notice:empty{margin:0}#alerts:not(:empty){padding:.6rem .8rem;border:1px solid var(--bad);color:var(--bad);border-radius:6px}#alerts p{margin:.25rem 0}
 .chip{display:inline-flex;gap:.35em;align-items:center;padding:.1rem .55rem;border-radius:999px;border:1px solid currentColor;font-size:.9rem;white-space:nowrap;background:var(--chip-bg);color:var(--chip-fg)}
 .chip-distributed{background:var(--ok-bg);color:var(--ok-fg)}.chip-pending,.chip-queued{background:var(--wait-bg);color:var(--wait-fg)}
 .chip-delivered{background:var(--info-bg);color:var(--info-fg)}.chip-taken-down{background:var(--bad-bg);color:var(--bad-fg)}

@@ -2,6 +2,7 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const usd = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
 
 /** An ISO date-time (a `DateTime` of the API) as a `<time>` with its machine-readable value. */
 export function timeElement(iso: string, withTime = true): HTMLTimeElement {
@@ -26,5 +27,4 @@ export const formatSigned = (value: number) =>
   value > 0 ? `+${formatCount(value)}` : value < 0 ? `\u2212${formatCount(-value)}` : '0';
 
 /** US dollars with cents. */
-export const formatUsd = (value: number) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(value);
+export const formatUsd = (value: number) => usd.format(value);
