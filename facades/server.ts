@@ -119,7 +119,7 @@ export function createApp(
   const sessions = createWebSessions(app);
   http.use(sessions.router);
   http.use(createSettingsRoutes(app, sessions));
-  http.use(createDashboardRoutes(app, sessions));
+  http.use(onlyUnder(['/dashboard'], createDashboardRoutes(app, sessions)));
   http.use(createOutboxRoutes(app));
 
   http.use(bodyParserErrors);
