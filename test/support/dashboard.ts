@@ -6,17 +6,10 @@
 import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Boot } from '../../facades/web/dashboard/shell.ts';
 import { browse, CookieJar, csrfOf } from './oauth.ts';
 
-/** A dashboard page's boot block (packages/dashboard/src/lib/boot.ts), as its script reads it. */
-export interface Boot {
-  token: string;
-  tokenExpiresAt: string;
-  graphqlPath: string;
-  page: string;
-  params: Record<string, string>;
-}
-
+/** A dashboard page's boot block, as its script reads it. */
 export function bootOf(page: string): Boot {
   const block = /<script type="application\/json" id="dashboard-boot">([^<]*)<\/script>/.exec(page)?.[1];
   if (!block) throw new Error('the page has no boot block');
