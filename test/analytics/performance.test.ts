@@ -105,7 +105,14 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
          union all select 'release', count(*)::int, sum(streams)::float8 from stream_release_days
          union all select 'month', count(*)::int, sum(streams)::float8 from stream_release_months
          union all select 'account', count(*)::int, sum(streams)::float8 from stream_account_days
-         union all select 'store month', count(*)::int, sum(streams)::float8 from stream_store_months`,
+         union all select 'store month', count(*)::int, sum(streams)::float8 from stream_store_months
+         union all select 'country', count(*)::int, sum(streams)::float8 from stream_country_days
+         union all select 'release country', count(*)::int, sum(streams)::float8 from stream_release_country_days
+         union all select 'release country month', count(*)::int, sum(streams)::float8
+           from stream_release_country_months
+         union all select 'account country', count(*)::int, sum(streams)::float8 from stream_account_country_days
+         union all select 'account country month', count(*)::int, sum(streams)::float8
+           from stream_account_country_months`,
       );
     const before = await snapshot();
     await ingestDay(app().em(), '2026-02-10');
