@@ -138,6 +138,7 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
     const { result } = await tool(owner.token, 'get_performance_summary', { fromDate, toDate: LAST_DAY });
     const current = await rawTotal(fromDate, LAST_DAY);
     const prior = await rawTotal(addDays(fromDate, -30), addDays(fromDate, -1));
+    // The spec's fields in its order, then the additions.
     expect(Object.keys(result)).toEqual([
       'fromDate',
       'toDate',
@@ -146,6 +147,8 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
       'kpis',
       'topStores',
       'topReleases',
+      'store_series',
+      'top_countries',
     ]);
     expect(result.fromDate).toBe(fromDate);
     expect(result.toDate).toBe(LAST_DAY);
@@ -281,6 +284,8 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
       'distributors',
       'tracks',
       'source',
+      'store_series',
+      'top_countries',
     ]);
     expect(result).toMatchObject({ releaseId, distributorId: null, source: 'cache' });
     expect(result.kpis.totalStreams).toBe(total);
