@@ -180,15 +180,13 @@ export const RELEASE_PERFORMANCE_FIELDS = /* GraphQL */ `
 `;
 
 /**
- * What the REST analytics routes and the agent tools add to the spec's answers, in snake_case: a daily
- * series per store and the top countries. The document declares `$storeSeriesLimit` and
+ * What the REST analytics routes and the agent tools add to the spec's answers, in the answers' own
+ * camelCase: a daily series per store and the top countries. The document declares `$storeSeriesLimit` and
  * `$topCountriesLimit` (omitted, the fields' defaults).
  */
 export const STREAM_BREAKDOWN_FIELDS = /* GraphQL */ `
-  store_series: storeSeries(limit: $storeSeriesLimit) {
-    store_id: storeId store_name: storeName total days { event_date: eventDate streams_count: streamsCount }
-  }
-  top_countries: topCountries(limit: $topCountriesLimit) { country name total }
+  storeSeries(limit: $storeSeriesLimit) { storeId storeName total days { eventDate streamsCount } }
+  topCountries(limit: $topCountriesLimit) { country name total }
 `;
 
 /** What the REST analytics routes add for dashboards: how current the figures are. */

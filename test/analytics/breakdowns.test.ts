@@ -45,15 +45,15 @@ const BREAKDOWNS = `metrics { eventDate streamsCount } kpis { totalStreams }
   storeSeries(limit: $series) { storeId storeName total days { eventDate streamsCount } }
   topCountries(limit: $countries) { country name total }`;
 
-/** The GraphQL answer in the snake_case names REST and the tools add it under. */
-const snake = (read: Read) => ({
-  store_series: read.storeSeries.map((s) => ({
-    store_id: s.storeId,
-    store_name: s.storeName,
+/** The GraphQL answer's two additions, as REST and the tools carry them. */
+const additions = (read: Read) => ({
+  storeSeries: read.storeSeries.map((s) => ({
+    storeId: s.storeId,
+    storeName: s.storeName,
     total: s.total,
-    days: s.days.map((d) => ({ event_date: d.eventDate, streams_count: d.streamsCount })),
+    days: s.days.map((d) => ({ eventDate: d.eventDate, streamsCount: d.streamsCount })),
   })),
-  top_countries: read.topCountries,
+  topCountries: read.topCountries,
 });
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
@@ -355,7 +355,7 @@ describe('per-store daily series and countries', () => {
     );
   });
 
-  it('REST and the agent tools carry the same series and countries as GraphQL, in snake_case', async () => {
+  it('REST and the agent tools carry the same series and countries as GraphQL', async () => {
     const [from, to] = ['2026-02-20', '2026-03-15'];
     const typed = await summary(from, to, 2, 5);
     const rest = await request(
@@ -365,21 +365,21 @@ describe('per-store daily series and countries', () => {
       { token: owner.token },
     );
     expect(rest.status).toBe(200);
-    expect({ store_series: rest.body.store_series, top_countries: rest.body.top_countries }).toEqual(
-      snake(typed),
+    expect({ storeSeries: rest.body.storeSeries, topCountries: rest.body.topCountries }).toEqual(
+      additions(typed),
     );
-    expect(rest.body.store_series).toHaveLength(3);
-    expect(rest.body.top_countries).toHaveLength(5);
+    expect(rest.body.storeSeries).toHaveLength(3);
+    expect(rest.body.topCountries).toHaveLength(5);
     const viaTool = await tool('get_performance_summary', {
       fromDate: from,
       toDate: to,
-      store_series_limit: 2,
-      top_countries_limit: 5,
+      storeSeriesLimit: 2,
+      topCountriesLimit: 5,
     });
     expect({
-      store_series: viaTool.result.store_series,
-      top_countries: viaTool.result.top_countries,
-    }).toEqual(snake(typed));
+      storeSeries: viaTool.result.storeSeries,
+      topCountries: viaTool.result.topCountries,
+    }).toEqual(additions(typed));
 
     const typedRelease = (await release(from, to, { series: 3, countries: 4, distributorId: undefined })).body
       .data!.releasePerformance;
@@ -391,20 +391,20 @@ describe('per-store daily series and countries', () => {
     );
     expect(restRelease.status).toBe(200);
     expect({
-      store_series: restRelease.body.store_series,
-      top_countries: restRelease.body.top_countries,
-    }).toEqual(snake(typedRelease));
+      storeSeries: restRelease.body.storeSeries,
+      topCountries: restRelease.body.topCountries,
+    }).toEqual(additions(typedRelease));
     const toolRelease = await tool('get_release_performance', {
       releaseId,
       fromDate: from,
       toDate: to,
-      store_series_limit: 3,
-      top_countries_limit: 4,
+      storeSeriesLimit: 3,
+      topCountriesLimit: 4,
     });
     expect({
-      store_series: toolRelease.result.store_series,
-      top_countries: toolRelease.result.top_countries,
-    }).toEqual(snake(typedRelease));
+      storeSeries: toolRelease.result.storeSeries,
+      topCountries: toolRelease.result.topCountries,
+    }).toEqual(additions(typedRelease));
 
     // Omitted, the limits are 10: six stores of their own and ten countries.
     const defaults = await request(
@@ -415,8 +415,8 @@ describe('per-store daily series and countries', () => {
         token: owner.token,
       },
     );
-    expect(defaults.body.store_series).toHaveLength(6);
-    expect(defaults.body.top_countries).toHaveLength(10);
+    expect(defaults.body.storeSeries).toHaveLength(6);
+    expect(defaults.body.topCountries).toHaveLength(10);
   });
 
   it('limits out of range are refused naming the parameter on every surface', async () => {
@@ -438,9 +438,9 @@ describe('per-store daily series and countries', () => {
     );
     expect(word.status).toBe(400);
     expect(word.body.details).toEqual([{ path: 'store_series_limit', message: 'not an integer' }]);
-    const viaTool = await tool('get_release_performance', { releaseId, store_series_limit: 0 });
+    const viaTool = await tool('get_release_performance', { releaseId, storeSeriesLimit: 0 });
     expect(viaTool.error).toMatchObject({
-      data: { type: 'invalid_request_error', details: [{ path: 'store_series_limit' }] },
+      data: { type: 'invalid_request_error', details: [{ path: 'storeSeriesLimit' }] },
     });
     const typed = await graphql(
       app().url,

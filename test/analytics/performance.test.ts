@@ -147,8 +147,8 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
       'kpis',
       'topStores',
       'topReleases',
-      'store_series',
-      'top_countries',
+      'storeSeries',
+      'topCountries',
     ]);
     expect(result.fromDate).toBe(fromDate);
     expect(result.toDate).toBe(LAST_DAY);
@@ -284,8 +284,8 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
       'distributors',
       'tracks',
       'source',
-      'store_series',
-      'top_countries',
+      'storeSeries',
+      'topCountries',
     ]);
     expect(result).toMatchObject({ releaseId, distributorId: null, source: 'cache' });
     expect(result.kpis.totalStreams).toBe(total);

@@ -28,12 +28,12 @@ const limit = (name: string, what: string, parse = integer) =>
 const breakdownLimits = {
   storeSeriesLimit: limit(
     'store_series_limit',
-    'stores with a series of their own in store_series (the rest summed in one)',
+    'stores with a series of their own in storeSeries (the rest summed in one)',
     integerFrom(FACTS.topListSize.min, FACTS.topListSize.max),
   ),
   topCountriesLimit: limit(
     'top_countries_limit',
-    'countries in top_countries',
+    'countries in topCountries',
     integerFrom(FACTS.topListSize.min, FACTS.topListSize.max),
   ),
 };

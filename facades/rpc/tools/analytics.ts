@@ -25,18 +25,18 @@ const limit = (what: string) =>
     .default(FACTS.topListSize.default)
     .describe(`How many ${what} to list, ${pageText(FACTS.topListSize, 'in parentheses')}.`);
 
-// The additions to the spec's tools are snake_case, arguments and answer fields alike.
+// The additions to the spec's tools, named like the spec's own arguments and fields (camelCase).
 const breakdownArgs = {
-  store_series_limit: limit('stores with a series of their own in store_series (the rest summed in one)'),
-  top_countries_limit: limit('countries in top_countries'),
+  storeSeriesLimit: limit('stores with a series of their own in storeSeries (the rest summed in one)'),
+  topCountriesLimit: limit('countries in topCountries'),
 };
 const BREAKDOWN_TEXT =
-  ' Also store_series [{store_id, store_name, total, days [{event_date, streams_count}]}]: streams per day at ' +
-  'each store, most first, the stores past store_series_limit summed in one last series (store_id null); and ' +
-  'top_countries [{country (ISO 3166-1 alpha-2), name, total}], most first.';
-const breakdownVariables = (a: { store_series_limit: number; top_countries_limit: number }) => ({
-  storeSeriesLimit: a.store_series_limit,
-  topCountriesLimit: a.top_countries_limit,
+  ' Also storeSeries [{storeId, storeName, total, days [{eventDate, streamsCount}]}]: streams per day at ' +
+  'each store, most first, the stores past storeSeriesLimit summed in one last series (storeId null); and ' +
+  'topCountries [{country (ISO 3166-1 alpha-2), name, total}], most first.';
+const breakdownVariables = (a: { storeSeriesLimit: number; topCountriesLimit: number }) => ({
+  storeSeriesLimit: a.storeSeriesLimit,
+  topCountriesLimit: a.topCountriesLimit,
 });
 
 export const analyticsTools: ToolRow[] = [

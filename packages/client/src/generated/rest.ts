@@ -1148,11 +1148,11 @@ export interface operations {
             query?: {
                 /** @description First day, YYYY-MM-DD (default 29 days before to_date). */
                 from_date?: string;
-                /** @description How many stores with a series of their own in store_series (the rest summed in one) to list (1..50, default 10). */
+                /** @description How many stores with a series of their own in storeSeries (the rest summed in one) to list (1..50, default 10). */
                 store_series_limit?: number;
                 /** @description Last day, YYYY-MM-DD (default today, UTC); at most two years in all. */
                 to_date?: string;
-                /** @description How many countries in top_countries to list (1..50, default 10). */
+                /** @description How many countries in topCountries to list (1..50, default 10). */
                 top_countries_limit?: number;
                 /** @description How many releases to list (1..50, default 10). */
                 top_releases_limit?: number;
@@ -1215,25 +1215,25 @@ export interface operations {
                             withDistributorId: number;
                         };
                         /** @description Streams per day at each store with streams in the window, most streams first (ties by id); past the limit, one last series without a store id sums the other stores, so on each day the series add up to the daily total. */
-                        store_series: {
+                        storeSeries: {
                             /** @description One entry per day of the window, oldest first, zero on days without streams. */
                             days: {
                                 /** @description A UTC calendar date, YYYY-MM-DD. */
-                                event_date: string;
+                                eventDate: string;
                                 /** @description Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
-                                streams_count: number;
+                                streamsCount: number;
                             }[];
                             /** @description The store id (-1300: the video-music platform); null for the series of the other stores. */
-                            store_id: number | null;
+                            storeId: number | null;
                             /** @description The store name; "Other stores" for the other stores. */
-                            store_name: string;
+                            storeName: string;
                             /** @description The series' sum. Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
                             total: number;
                         }[];
                         /** @description A UTC calendar date, YYYY-MM-DD. */
                         toDate: string;
                         /** @description Countries by streams, most first (ties by code), without those at zero; all of them together add up to the total streams. */
-                        top_countries: {
+                        topCountries: {
                             /** @description ISO 3166-1 alpha-2 code (ZZ: report lines without a territory). */
                             country: string;
                             /** @description The country name in English, e.g. United Kingdom for GB. */
@@ -3221,11 +3221,11 @@ export interface operations {
                 from_date?: string;
                 /** @description List the tracks with their streams. */
                 include_tracks?: boolean;
-                /** @description How many stores with a series of their own in store_series (the rest summed in one) to list (1..50, default 10). */
+                /** @description How many stores with a series of their own in storeSeries (the rest summed in one) to list (1..50, default 10). */
                 store_series_limit?: number;
                 /** @description Last day, YYYY-MM-DD (default today, UTC); at most two years in all. */
                 to_date?: string;
-                /** @description How many countries in top_countries to list (1..50, default 10). */
+                /** @description How many countries in topCountries to list (1..50, default 10). */
                 top_countries_limit?: number;
             };
             header?: never;
@@ -3298,25 +3298,25 @@ export interface operations {
                          */
                         source: "cache" | "live";
                         /** @description Streams per day at each store with streams in the window, most streams first (ties by id); past the limit, one last series without a store id sums the other stores, so on each day the series add up to the daily total. With distributorId, that store's series alone. */
-                        store_series: {
+                        storeSeries: {
                             /** @description One entry per day of the window, oldest first, zero on days without streams. */
                             days: {
                                 /** @description A UTC calendar date, YYYY-MM-DD. */
-                                event_date: string;
+                                eventDate: string;
                                 /** @description Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
-                                streams_count: number;
+                                streamsCount: number;
                             }[];
                             /** @description The store id (-1300: the video-music platform); null for the series of the other stores. */
-                            store_id: number | null;
+                            storeId: number | null;
                             /** @description The store name; "Other stores" for the other stores. */
-                            store_name: string;
+                            storeName: string;
                             /** @description The series' sum. Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
                             total: number;
                         }[];
                         /** @description A UTC calendar date, YYYY-MM-DD. */
                         toDate: string;
                         /** @description Countries by streams, most first (ties by code), without those at zero; all of them together add up to the total streams. With distributorId, at that store. */
-                        top_countries: {
+                        topCountries: {
                             /** @description ISO 3166-1 alpha-2 code (ZZ: report lines without a territory). */
                             country: string;
                             /** @description The country name in English, e.g. United Kingdom for GB. */
