@@ -20,6 +20,7 @@ import { Migration20261126162038_store_connections } from './Migration2026112616
 import { Migration20261126164135_sftp_packages } from './Migration20261126164135_sftp_packages.ts';
 import { Migration20261127013249_webhook_rotation_ping } from './Migration20261127013249_webhook_rotation_ping.ts';
 import { Migration20261127020807_sandbox_sample } from './Migration20261127020807_sandbox_sample.ts';
+import { Migration20261127042336_release_upc_lookup } from './Migration20261127042336_release_upc_lookup.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -51,4 +52,8 @@ export const migrationsList = [
     class: Migration20261127013249_webhook_rotation_ping,
   },
   { name: 'Migration20261127020807_sandbox_sample', class: Migration20261127020807_sandbox_sample },
+  {
+    name: 'Migration20261127042336_release_upc_lookup',
+    class: Migration20261127042336_release_upc_lookup,
+  },
 ];
