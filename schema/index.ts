@@ -25,6 +25,7 @@ import './releases/submit.ts';
 import './events/release-events.ts';
 import './events/sandbox-trigger.ts';
 import './delivery/status.ts';
+import './delivery/store-counts.ts';
 import './webhooks/webhooks.ts';
 import './webhooks/ping.ts';
 import './webhooks/rotation.ts';
