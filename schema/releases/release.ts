@@ -7,17 +7,11 @@ import {
   ReleaseArtist,
   ReleaseTrack,
 } from '../../src/domains/releases/index.ts';
-import { findOwnedFiles } from '../../src/domains/uploads/index.ts';
-
-interface CoverKey {
-  accountId: string;
-  fileUrl: string;
-}
-
 import { batchLoads } from '../batch-loads.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
+import { coverFileOf } from './cover-file.ts';
 import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
 import { ReleaseShape, TrackShape, TrackTypeEnum } from './release-shape.ts';
 import { SEARCH_ARG } from './search-arg.ts';
@@ -174,17 +168,11 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
       group: (artist) => artist.release.id,
       resolve: (release) => release.id,
     }),
-    coverArt: t.loadable({
+    coverArt: t.field({
       type: FileRef,
       nullable: true,
       description: "The cover art file the release names, when it is one of the account's files.",
-      load: (wanted: CoverKey[], context) =>
-        batchLoads(context, wanted, (keys) => findOwnedFiles(context.em, keys)),
-      loaderOptions: { cacheKeyFn: (key: CoverKey) => `${key.accountId} ${key.fileUrl}` },
-      resolve: (release) => {
-        const fileUrl = release.payload.release.cover_art_file_url;
-        return typeof fileUrl === 'string' ? { accountId: release.account.id, fileUrl } : null;
-      },
+      resolve: (release, _args, context) => coverFileOf(release, context),
     }),
   }),
 });
