@@ -21,6 +21,7 @@ import { Migration20261126164135_sftp_packages } from './Migration20261126164135
 import { Migration20261127013249_webhook_rotation_ping } from './Migration20261127013249_webhook_rotation_ping.ts';
 import { Migration20261127020807_sandbox_sample } from './Migration20261127020807_sandbox_sample.ts';
 import { Migration20261127042300_analytics_countries } from './Migration20261127042300_analytics_countries.ts';
+import { Migration20261127042336_release_upc_lookup } from './Migration20261127042336_release_upc_lookup.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
 export const migrationsList = [
@@ -55,5 +56,9 @@ export const migrationsList = [
   {
     name: 'Migration20261127042300_analytics_countries',
     class: Migration20261127042300_analytics_countries,
+  },
+  {
+    name: 'Migration20261127042336_release_upc_lookup',
+    class: Migration20261127042336_release_upc_lookup,
   },
 ];

@@ -454,7 +454,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent releases of the caller, newest first (limit-only paging) */
+        /** Recent releases of the caller, newest first (limit-only paging), optionally searched */
         get: operations["listReleases"];
         put?: never;
         /** Submit a release for distribution, paying in credits (one transaction; retry-safe) */
@@ -2829,6 +2829,8 @@ export interface operations {
             query?: {
                 /** @description How many releases (1..500, default 100). */
                 limit?: number;
+                /** @description Finds the releases whose title contains the text (case-insensitive), whose UPC is the text (12 or 13 digits; a UPC-A also finds its EAN-13 with a leading zero, and back), or with a track whose ISRC is the text (case, spaces and hyphens aside: `us-abc-24-00001` finds `USABC2400001`). 1 to 200 characters once trimmed. */
+                search?: string;
             };
             header?: never;
             path?: never;
