@@ -3,7 +3,9 @@
  * GET /v1/status, GET /v1/me, GET /v1/releases/{id}/status of a release with 25 stores, the same status
  * over GraphQL (as text, by a persisted document's id over POST and over GET, and as a different text
  * each request), through the agent tool (tools/call get_release_status), and bare express answering a
- * POST of a small JSON body (what a body costs node and express alone). Each row also reports the
+ * POST of a small JSON body (what a body costs node and express alone), then bare express sending the
+ * REST status answer's bytes to a GET and the agent's answer's bytes to the agent's POST (what HTTP alone
+ * makes of the two surfaces' requests and answers; the agent's answer is twice the bytes). Each row also reports the
  * server process's CPU time per request (from /proc), which other work on the machine moves less than
  * throughput, and the GraphQL rows are compared with REST by it too. Targets as ratios to bare
  * express in the same run: release status ≥ 0.40 at 10 connections and ≥ 0.50 at 1 with p99 ≤ 2 ms; me
@@ -115,6 +117,19 @@ try {
     params: { name: 'get_release_status', arguments: { releaseId } },
   });
   const json = { ...auth, 'content-type': 'application/json' };
+  // The floor's pair: bare express sends the REST answer's bytes to a GET and the agent's to its POST.
+  const restAnswer = await (
+    await fetch(`${app.url}/v1/releases/${releaseId}/status`, { headers: auth })
+  ).text();
+  const agentAnswer = await (
+    await fetch(`${app.url}/api/mcp`, { method: 'POST', headers: json, body: toolBody })
+  ).text();
+  const stored = await fetch(`${bare.url}/answers`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ get: restAnswer, post: agentAnswer }),
+  });
+  if (stored.status !== 204) throw new Error(`bare express refused the answers: ${stored.status}`);
 
   const statusRoute = compileRoutes(restRoutes).find(
     (entry) => entry.route.operationId === 'getReleaseStatus',
@@ -216,6 +231,11 @@ try {
           'bare express, POST of a small JSON body',
           { url: `${bare.url}/v1/me`, method: 'POST', headers: json, body: persistedBody },
         ],
+        ['bare express, GET answering the REST status bytes', { url: `${bare.url}/answer`, headers: auth }],
+        [
+          'bare express, tools/call POST answering the agent bytes',
+          { url: `${bare.url}/answer`, method: 'POST', headers: json, body: toolBody },
+        ],
       ] as [string, Target][]
     ).map(([label, target]) => ({
       label,
@@ -238,19 +258,33 @@ try {
     console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
     printTable(rows);
     if (ONLY) continue;
-    const [floor, status, me, rest, graphqlHttp, persistedPost, persistedGet, newDocuments, tool, floorPost] =
-      rows as [
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-        Measurement,
-      ];
+    const [
+      floor,
+      status,
+      me,
+      rest,
+      graphqlHttp,
+      persistedPost,
+      persistedGet,
+      newDocuments,
+      tool,
+      floorPost,
+      floorRestBytes,
+      floorAgentBytes,
+    ] = rows as [
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+    ];
     const ratio = (m: Measurement) => (m.requestsPerSecond / floor.requestsPerSecond).toFixed(3);
     console.log('ratios to bare express (throughput):');
     console.log(`  /v1/status ${ratio(status)} (target ≥ 0.60)   /v1/me ${ratio(me)} (target ≥ 0.30)`);
@@ -281,6 +315,11 @@ try {
     console.log(
       `a body's own cost: bare express POST ÷ GET ${(floorPost.requestsPerSecond / floor.requestsPerSecond).toFixed(3)} ` +
         `(throughput), ${floor.serverCpuMicros && floorPost.serverCpuMicros ? (floor.serverCpuMicros / floorPost.serverCpuMicros).toFixed(3) : '-'} (server CPU)`,
+    );
+    // HTTP's own share of the agent's gap: the same request and answer bytes on bare express.
+    console.log(
+      `the agent's bytes on bare express: tools/call POST ÷ REST status GET ${(floorAgentBytes.requestsPerSecond / floorRestBytes.requestsPerSecond).toFixed(3)} ` +
+        `(throughput; the service's agent ÷ REST ${ofRest(tool)}), ${floorRestBytes.serverCpuMicros && floorAgentBytes.serverCpuMicros ? (floorRestBytes.serverCpuMicros / floorAgentBytes.serverCpuMicros).toFixed(3) : '-'} (server CPU)`,
     );
   }
 

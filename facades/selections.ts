@@ -179,6 +179,16 @@ export const RELEASE_PERFORMANCE_FIELDS = /* GraphQL */ `
   source
 `;
 
+/**
+ * What the REST analytics routes and the agent tools add to the spec's answers, in the answers' own
+ * camelCase: a daily series per store and the top countries. The document declares `$storeSeriesLimit` and
+ * `$topCountriesLimit` (omitted, the fields' defaults).
+ */
+export const STREAM_BREAKDOWN_FIELDS = /* GraphQL */ `
+  storeSeries(limit: $storeSeriesLimit) { storeId storeName total days { eventDate streamsCount } }
+  topCountries(limit: $topCountriesLimit) { country name total }
+`;
+
 /** What the REST analytics routes add for dashboards: how current the figures are. */
 export const STREAMS_FRESHNESS_FIELDS = 'freshness { ingestedThrough ingestedAt }';
 

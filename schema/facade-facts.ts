@@ -12,7 +12,13 @@ import {
 import { SANDBOX_EVENT_RATE } from '../src/domains/delivery/adapters/index.ts';
 import { RELEASE_EVENT_TYPES } from '../src/domains/delivery/index.ts';
 import { AUTO_RELOAD_DAILY_CAP, MAX_THRESHOLD_CREDITS } from '../src/domains/payments/index.ts';
-import { AGENT_SUBMIT_LIMIT, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../src/domains/releases/index.ts';
+import {
+  AGENT_SUBMIT_LIMIT,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  SEARCH_MAX_LENGTH,
+  SEARCH_MIN_LENGTH,
+} from '../src/domains/releases/index.ts';
 import {
   DEFAULT_ROTATION_GRACE_SECONDS,
   DEFAULT_WEBHOOK_LOG_LIMIT,
@@ -36,6 +42,7 @@ export const FACTS = {
   autoReloadsPerDay: AUTO_RELOAD_DAILY_CAP,
   transactionsPage: { min: 0, max: MAX_TRANSACTION_LIMIT, default: DEFAULT_TRANSACTION_LIMIT },
   releasesPage: { min: 1, max: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT },
+  releaseSearch: { min: SEARCH_MIN_LENGTH, max: SEARCH_MAX_LENGTH },
   webhookLogPage: { min: 1, max: MAX_WEBHOOK_LOG_LIMIT, default: DEFAULT_WEBHOOK_LOG_LIMIT },
   topListSize: TOP_LIST_SIZE,
   maxWebhookEndpoints: MAX_ENDPOINTS_PER_ACCOUNT,

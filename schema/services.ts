@@ -18,6 +18,7 @@ import {
   type PaymentsPort,
 } from '../src/domains/payments/index.ts';
 import { listStoreConnections, senderIdentity } from '../src/domains/store-connections/index.ts';
+import { CoverThumbnails } from '../src/domains/uploads/index.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import { type Clock, systemClock } from '../src/platform/clock.ts';
 import type { AppConfig } from '../src/platform/config.ts';
@@ -53,6 +54,8 @@ export interface AppServices {
   storage: ObjectStorage;
   /** The HMAC key of local signed download URLs (null with S3, which presigns). */
   storageSigningSecret: string | null;
+  /** Cover thumbnails: their signed same-origin URLs (whatever the driver) and the images behind them. */
+  coverThumbnails: CoverThumbnails;
   scratch: Scratch;
   outbound: OutboundClient;
   rateLimits: RateLimits;
@@ -174,7 +177,9 @@ export async function buildAppServices(
   > = {},
 ): Promise<AppServices> {
   const webhookSecretKey = loadSecretKey(config.DATA_DIR, config.WEBHOOK_SECRET_KEY);
-  const signingSecret = config.STORAGE_DRIVER === 'local' ? await loadSigningSecret(config) : null;
+  // Local downloads and thumbnail URLs are signed by the service itself; S3 presigns its downloads.
+  const urlSigningSecret = await loadSigningSecret(config);
+  const signingSecret = config.STORAGE_DRIVER === 'local' ? urlSigningSecret : null;
   const connections = {
     database: new ConnectionState(
       'the database',
@@ -213,7 +218,7 @@ export async function buildAppServices(
   const verifiedTokens = new VerifiedTokens((tokenId) =>
     pubsub.invalidate({ cache: VERIFIED_TOKENS_CACHE, key: tokenId }),
   );
-  const storage = overrides.storage ?? createStorage(config, { signingSecret: signingSecret ?? '' });
+  const storage = overrides.storage ?? createStorage(config, { signingSecret: urlSigningSecret });
   const adapters = await storeAdaptersFor(config, orm, storage, webhookSecretKey);
   const releaseStatuses = new ReleaseStatusCache(adapters);
   const profiles = new CommitClearedCache<Profile>('profile', { max: 20_000, ttlMs: PROFILE_CACHE_TTL_MS });
@@ -235,6 +240,11 @@ export async function buildAppServices(
     logger,
     storage,
     storageSigningSecret: signingSecret,
+    coverThumbnails: new CoverThumbnails({
+      storage,
+      signingSecret: urlSigningSecret,
+      publicUrl: config.PUBLIC_URL,
+    }),
     scratch: createScratch(config.DATA_DIR),
     outbound:
       overrides.outbound ??

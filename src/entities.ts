@@ -2,9 +2,14 @@ import { AccessToken } from './domains/accounts/access-token.entity.ts';
 import { Account } from './domains/accounts/account.entity.ts';
 import { SignInEvent } from './domains/accounts/sign-in-event.entity.ts';
 import { WebSession } from './domains/accounts/web-session.entity.ts';
+import { StreamAccountCountryDay } from './domains/analytics/stream-account-country-day.entity.ts';
+import { StreamAccountCountryMonth } from './domains/analytics/stream-account-country-month.entity.ts';
 import { StreamAccountDay } from './domains/analytics/stream-account-day.entity.ts';
+import { StreamCountryDay } from './domains/analytics/stream-country-day.entity.ts';
 import { StreamDay } from './domains/analytics/stream-day.entity.ts';
 import { StreamIngestion } from './domains/analytics/stream-ingestion.entity.ts';
+import { StreamReleaseCountryDay } from './domains/analytics/stream-release-country-day.entity.ts';
+import { StreamReleaseCountryMonth } from './domains/analytics/stream-release-country-month.entity.ts';
 import { StreamReleaseDay } from './domains/analytics/stream-release-day.entity.ts';
 import { StreamReleaseMonth } from './domains/analytics/stream-release-month.entity.ts';
 import { StreamStoreDay } from './domains/analytics/stream-store-day.entity.ts';
@@ -60,6 +65,11 @@ export const entities = [
   StreamStoreMonth,
   StreamReleaseDay,
   StreamReleaseMonth,
+  StreamCountryDay,
+  StreamReleaseCountryDay,
+  StreamReleaseCountryMonth,
+  StreamAccountCountryDay,
+  StreamAccountCountryMonth,
   StreamIngestion,
   AudioAnalysis,
   RegistryRecording,

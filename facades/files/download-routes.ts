@@ -12,7 +12,8 @@ const optional = (value: unknown) => (typeof value === 'string' ? value : undefi
 
 /**
  * `GET <fileUrl>` with a bearer token → 302 to a signed URL (about an hour). With the local driver,
- * the signed URL is `/api/files/signed/<key>?expires&sig`, served here after an HMAC check.
+ * the signed URL is `/api/files/signed/<key>?expires&sig`, served here after an HMAC check. Cover
+ * thumbnails are served here whatever the driver: `/api/files/thumbnails/<size>/<userId>/<name>`.
  */
 export function createDownloadRoutes(
   app: AppServices,
@@ -55,17 +56,30 @@ export function createDownloadRoutes(
         sendError(res, { type: 'not_found_error', code: 'file_not_found', message: 'No such download.' });
         return;
       }
-      res.setHeader('Content-Type', info.contentType);
-      res.setHeader('Content-Length', String(info.size));
-      res.setHeader('Cache-Control', 'private, max-age=300');
       const name = optional(req.query.name);
-      if (name) res.setHeader('Content-Disposition', contentDisposition(name));
-      const body = await app.storage.get(key);
-      // Both ends handled: a storage error cuts the response; a client that leaves releases the file.
-      pipeline(body, res, (error) => {
-        const gone = (error as { code?: string } | undefined)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
-        if (error && !gone)
-          app.logger.warn({ err: error, requestId: res.locals.requestId }, 'download stream');
+      await sendObject(app, res, key, info, {
+        'Cache-Control': 'private, max-age=300',
+        ...(name ? { 'Content-Disposition': contentDisposition(name) } : {}),
+      });
+    }),
+  );
+
+  // Cover thumbnails (Release.coverThumbnail): the signature is checked, and the image made on first
+  // request, behind the operation; the bytes at one URL never change, so a browser may keep them.
+  router.get(
+    '/thumbnails/:size/:userId/:name',
+    routeHandler(async (req: Request, res: Response) => {
+      const data = await runOrAnswer(app, res, ops.thumbnail, null, {
+        size: String(req.params.size),
+        ownerId: String(req.params.userId),
+        name: String(req.params.name),
+        expires: String(req.query.expires ?? ''),
+        sig: String(req.query.sig ?? ''),
+      });
+      if (!data) return;
+      const thumbnail = data.thumbnail as { storageKey: string; contentType: string; size: number };
+      await sendObject(app, res, thumbnail.storageKey, thumbnail, {
+        'Cache-Control': 'private, max-age=31536000, immutable',
       });
     }),
   );
@@ -83,4 +97,23 @@ export function createDownloadRoutes(
   );
 
   return router;
+}
+
+/** Sends a stored object's bytes with its type, length and `headers`, once the storage has it open. */
+async function sendObject(
+  app: AppServices,
+  res: Response,
+  key: string,
+  info: { contentType: string; size: number },
+  headers: Record<string, string>,
+): Promise<void> {
+  const body = await app.storage.get(key);
+  res.setHeader('Content-Type', info.contentType);
+  res.setHeader('Content-Length', String(info.size));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // Both ends handled: a storage error cuts the response; a client that leaves releases the file.
+  pipeline(body, res, (error) => {
+    const gone = (error as { code?: string } | undefined)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+    if (error && !gone) app.logger.warn({ err: error, requestId: res.locals.requestId }, 'download stream');
+  });
 }

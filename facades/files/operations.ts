@@ -24,6 +24,11 @@ export function fileOperations() {
     download: prepareOperation(
       `query FileDownload($fileUrl: String!) { fileDownload(fileUrl: $fileUrl) { url expiresAt } }`,
     ),
+    thumbnail: prepareOperation(
+      `query CoverThumbnail($ownerId: String!, $name: String!, $size: String!, $expires: String!, $sig: String!) {
+        thumbnail: coverThumbnailWire(ownerId: $ownerId, name: $name, size: $size, expires: $expires, sig: $sig) {
+          storageKey contentType size } }`,
+    ),
   };
 }
 

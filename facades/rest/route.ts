@@ -76,6 +76,16 @@ export function integer(raw: unknown, name: string): number {
   return Number.parseInt(text, 10);
 }
 
+/** Query-string integers from `min` to `max`, else 400 naming the parameter. */
+export const integerFrom =
+  (min: number, max: number) =>
+  (raw: unknown, name: string): number => {
+    const value = integer(raw, name);
+    if (value >= min && value <= max) return value;
+    const message = `must be between ${min} and ${max}`;
+    throw invalidRequest(`${name}: ${message}`, [{ path: name, message }], 'invalid_argument');
+  };
+
 /** Query-string booleans: `true` or `false` (also 1/0), else 400 naming the parameter. */
 export function boolean(raw: unknown, name: string): boolean {
   const text = String(raw).toLowerCase();

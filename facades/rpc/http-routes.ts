@@ -64,8 +64,9 @@ export const agentHttpRoutes: RestRoute[] = [
     summary: 'Recent releases',
     tag: 'Agent HTTP',
     auth: 'bearer',
-    document: `query AgentHttpListReleases($limit: Int) { releases(limit: $limit) { ${RELEASE_SUMMARY_FIELDS} } }`,
-    variables: { limit: query('limit', integer) },
+    document: `query AgentHttpListReleases($limit: Int, $search: String) {
+      releases(limit: $limit, search: $search) { ${RELEASE_SUMMARY_FIELDS} } }`,
+    variables: { limit: query('limit', integer), search: query('search') },
   },
   {
     operationId: 'agentReleaseMetadata',

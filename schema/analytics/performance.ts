@@ -1,6 +1,8 @@
 import {
+  type CountryTotal,
   type DailyStreams,
   type Kpis,
+  OTHER_STORES_NAME,
   PERFORMANCE_SOURCES,
   type PerformanceSummary,
   type ReleasePerformance,
@@ -8,6 +10,7 @@ import {
   readPerformanceSummary,
   readReleasePerformance,
   resolveWindow,
+  type StoreDailySeries,
   type StoreTotal,
   TOP_LIST_SIZE,
   type TopRelease,
@@ -19,6 +22,26 @@ import { enumFromList } from '../enums.ts';
 
 const STREAMS = 'Streams (a whole number; Float because long windows of large catalogues pass 2^31).';
 const DATE = 'A UTC calendar date, YYYY-MM-DD.';
+
+const LIMIT_MESSAGE = { message: `must be between ${TOP_LIST_SIZE.min} and ${TOP_LIST_SIZE.max}` };
+const limitArg = (what: string) => ({
+  required: false as const,
+  defaultValue: TOP_LIST_SIZE.default,
+  description: `How many ${what} to list, ${TOP_LIST_SIZE.min}..${TOP_LIST_SIZE.max} (default ${TOP_LIST_SIZE.default}).`,
+  validate: {
+    int: true,
+    min: [TOP_LIST_SIZE.min, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
+    max: [TOP_LIST_SIZE.max, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
+  },
+});
+
+const STORE_SERIES =
+  'Streams per day at each store with streams in the window, most streams first (ties by id); past the ' +
+  'limit, one last series without a store id sums the other stores, so on each day the series add up to ' +
+  'the daily total.';
+const TOP_COUNTRIES =
+  'Countries by streams, most first (ties by code), without those at zero; all of them together add up ' +
+  'to the total streams.';
 
 const PerformanceSourceEnum = enumFromList('PerformanceSource', PERFORMANCE_SOURCES, {
   description: 'Where the figures of a release performance came from.',
@@ -95,6 +118,38 @@ const StoreStreamsRef = builder.objectRef<StoreTotal>('StoreStreams').implement(
   }),
 });
 
+const StoreDailySeriesRef = builder.objectRef<StoreDailySeries>('StoreDailySeries').implement({
+  description:
+    "One store's streams on each day of the window, for a line chart; or, with storeId null, the other " +
+    'stores summed.',
+  fields: (t) => ({
+    storeId: t.exposeInt('storeId', {
+      nullable: true,
+      description: 'The store id (-1300: the video-music platform); null for the series of the other stores.',
+    }),
+    storeName: t.exposeString('storeName', {
+      description: `The store name; "${OTHER_STORES_NAME}" for the other stores.`,
+    }),
+    total: t.exposeFloat('total', { description: `The series' sum. ${STREAMS}` }),
+    days: t.field({
+      type: [DailyStreamsRef],
+      resolve: (series) => series.days,
+      description: 'One entry per day of the window, oldest first, zero on days without streams.',
+    }),
+  }),
+});
+
+const CountryStreamsRef = builder.objectRef<CountryTotal>('CountryStreams').implement({
+  description: 'The streams in one country in the window.',
+  fields: (t) => ({
+    country: t.exposeString('country', {
+      description: 'ISO 3166-1 alpha-2 code (ZZ: report lines without a territory).',
+    }),
+    name: t.exposeString('name', { description: 'The country name in English, e.g. United Kingdom for GB.' }),
+    total: t.exposeFloat('total', { description: STREAMS }),
+  }),
+});
+
 const ReleaseCountsRef = builder
   .objectRef<PerformanceSummary['releases']>('PerformanceReleaseCounts')
   .implement({
@@ -166,6 +221,18 @@ const PerformanceSummaryRef = builder
         resolve: (s) => s.topReleases,
         description: 'Releases by streams, most first.',
       }),
+      storeSeries: t.field({
+        type: [StoreDailySeriesRef],
+        args: { limit: t.arg.int(limitArg('stores with a series of their own')) },
+        resolve: (s, args) => s.storeSeries(args.limit ?? TOP_LIST_SIZE.default),
+        description: STORE_SERIES,
+      }),
+      topCountries: t.field({
+        type: [CountryStreamsRef],
+        args: { limit: t.arg.int(limitArg('countries')) },
+        resolve: (s, args) => s.topCountries(args.limit ?? TOP_LIST_SIZE.default),
+        description: TOP_COUNTRIES,
+      }),
       freshness: t.field({
         type: FreshnessRef,
         resolve: (s) => s.freshness(),
@@ -207,6 +274,18 @@ const ReleasePerformanceRef = builder
         resolve: (r) => r.source,
         description: 'Where the figures came from.',
       }),
+      storeSeries: t.field({
+        type: [StoreDailySeriesRef],
+        args: { limit: t.arg.int(limitArg('stores with a series of their own')) },
+        resolve: (r, args) => r.storeSeries(args.limit ?? TOP_LIST_SIZE.default),
+        description: `${STORE_SERIES} With distributorId, that store's series alone.`,
+      }),
+      topCountries: t.field({
+        type: [CountryStreamsRef],
+        args: { limit: t.arg.int(limitArg('countries')) },
+        resolve: (r, args) => r.topCountries(args.limit ?? TOP_LIST_SIZE.default),
+        description: `${TOP_COUNTRIES} With distributorId, at that store.`,
+      }),
       freshness: t.field({
         type: FreshnessRef,
         resolve: (r) => r.freshness(),
@@ -214,18 +293,6 @@ const ReleasePerformanceRef = builder
       }),
     }),
   });
-
-const LIMIT_MESSAGE = { message: `must be between ${TOP_LIST_SIZE.min} and ${TOP_LIST_SIZE.max}` };
-const limitArg = (what: string) => ({
-  required: false as const,
-  defaultValue: TOP_LIST_SIZE.default,
-  description: `How many ${what} to list, ${TOP_LIST_SIZE.min}..${TOP_LIST_SIZE.max} (default ${TOP_LIST_SIZE.default}).`,
-  validate: {
-    int: true,
-    min: [TOP_LIST_SIZE.min, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
-    max: [TOP_LIST_SIZE.max, LIMIT_MESSAGE] as [number, typeof LIMIT_MESSAGE],
-  },
-});
 
 const WINDOW_ARGS = {
   fromDate: { required: false, description: `First day (${DATE}); default 29 days before toDate.` },

@@ -7,19 +7,14 @@ import {
   ReleaseArtist,
   ReleaseTrack,
 } from '../../src/domains/releases/index.ts';
-import { findOwnedFiles } from '../../src/domains/uploads/index.ts';
-
-interface CoverKey {
-  accountId: string;
-  fileUrl: string;
-}
-
 import { batchLoads } from '../batch-loads.ts';
 import { builder, FACADE_ONLY, MCP } from '../builder.ts';
 import { requirePrincipal } from '../context.ts';
 import { FileRef } from '../uploads/file.ts';
+import { coverFileOf } from './cover-file.ts';
 import { AggregateStatusEnum, ReleaseStatusEnum } from './enums.ts';
 import { ReleaseShape, TrackShape, TrackTypeEnum } from './release-shape.ts';
+import { SEARCH_ARG } from './search-arg.ts';
 
 type Body = Record<string, unknown>;
 const bodies = (value: unknown): Body[] =>
@@ -173,17 +168,11 @@ export const ReleaseRef = builder.objectRef<Release>('Release').implement({
       group: (artist) => artist.release.id,
       resolve: (release) => release.id,
     }),
-    coverArt: t.loadable({
+    coverArt: t.field({
       type: FileRef,
       nullable: true,
       description: "The cover art file the release names, when it is one of the account's files.",
-      load: (wanted: CoverKey[], context) =>
-        batchLoads(context, wanted, (keys) => findOwnedFiles(context.em, keys)),
-      loaderOptions: { cacheKeyFn: (key: CoverKey) => `${key.accountId} ${key.fileUrl}` },
-      resolve: (release) => {
-        const fileUrl = release.payload.release.cover_art_file_url;
-        return typeof fileUrl === 'string' ? { accountId: release.account.id, fileUrl } : null;
-      },
+      resolve: (release, _args, context) => coverFileOf(release, context),
     }),
   }),
 });
@@ -204,9 +193,12 @@ builder.queryField('releases', (t) =>
     type: [ReleaseRef],
     authScopes: MCP,
     description: 'The most recent releases, newest first (limit-only paging, as on REST).',
-    args: { limit: t.arg.int({ required: false, defaultValue: 100 }) },
+    args: {
+      limit: t.arg.int({ required: false, defaultValue: 100 }),
+      search: t.arg.string(SEARCH_ARG),
+    },
     resolve: (_root, args, context) =>
-      listReleases(context.em, requirePrincipal(context).accountId, args.limit ?? 100),
+      listReleases(context.em, requirePrincipal(context).accountId, args.limit ?? 100, args.search ?? null),
   }),
 );
 
@@ -217,14 +209,17 @@ builder.queryField('releasesConnection', (t) =>
       authScopes: MCP,
       description:
         'All releases, newest first, as a Relay connection with keyset cursors: pages do not shift while ' +
-        'releases are created. `first`/`after` forward, `last`/`before` backward; at most 100 a page (20 by default).',
+        'releases are created. `first`/`after` forward, `last`/`before` backward; at most 100 a page (20 by default). ' +
+        'With `search`, the releases it finds, paged the same way: a cursor pages only the search it came from ' +
+        '(another search, or none, refuses it with `invalid_cursor`).',
+      args: { search: t.arg.string(SEARCH_ARG) },
       resolve: (_root, args, context) =>
-        pageOfReleases(context.em, requirePrincipal(context).accountId, {
-          first: args.first,
-          after: args.after,
-          last: args.last,
-          before: args.before,
-        }),
+        pageOfReleases(
+          context.em,
+          requirePrincipal(context).accountId,
+          { first: args.first, after: args.after, last: args.last, before: args.before },
+          args.search ?? null,
+        ),
     },
     { description: 'A page of your releases, newest first.' },
     { description: 'A release with its cursor.' },

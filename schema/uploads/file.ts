@@ -126,7 +126,7 @@ interface FileDownload {
   expiresAt: Date;
 }
 
-const FileDownloadRef = builder.objectRef<FileDownload>('FileDownload').implement({
+export const FileDownloadRef = builder.objectRef<FileDownload>('FileDownload').implement({
   description: 'A short-lived signed link to a file.',
   fields: (t) => ({
     url: t.exposeString('url', { description: 'A signed URL that serves the bytes without a token.' }),

@@ -20,6 +20,8 @@ import { Migration20261126162038_store_connections } from './Migration2026112616
 import { Migration20261126164135_sftp_packages } from './Migration20261126164135_sftp_packages.ts';
 import { Migration20261127013249_webhook_rotation_ping } from './Migration20261127013249_webhook_rotation_ping.ts';
 import { Migration20261127020807_sandbox_sample } from './Migration20261127020807_sandbox_sample.ts';
+import { Migration20261127042300_analytics_countries } from './Migration20261127042300_analytics_countries.ts';
+import { Migration20261127042336_release_upc_lookup } from './Migration20261127042336_release_upc_lookup.ts';
 import { Migration20261127042507_session_dashboard_token } from './Migration20261127042507_session_dashboard_token.ts';
 
 /** Committed migrations, in order. `npm run db:migration:create -- name` writes a new file; list it here. */
@@ -52,6 +54,14 @@ export const migrationsList = [
     class: Migration20261127013249_webhook_rotation_ping,
   },
   { name: 'Migration20261127020807_sandbox_sample', class: Migration20261127020807_sandbox_sample },
+  {
+    name: 'Migration20261127042300_analytics_countries',
+    class: Migration20261127042300_analytics_countries,
+  },
+  {
+    name: 'Migration20261127042336_release_upc_lookup',
+    class: Migration20261127042336_release_upc_lookup,
+  },
   {
     name: 'Migration20261127042507_session_dashboard_token',
     class: Migration20261127042507_session_dashboard_token,

@@ -105,7 +105,14 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
          union all select 'release', count(*)::int, sum(streams)::float8 from stream_release_days
          union all select 'month', count(*)::int, sum(streams)::float8 from stream_release_months
          union all select 'account', count(*)::int, sum(streams)::float8 from stream_account_days
-         union all select 'store month', count(*)::int, sum(streams)::float8 from stream_store_months`,
+         union all select 'store month', count(*)::int, sum(streams)::float8 from stream_store_months
+         union all select 'country', count(*)::int, sum(streams)::float8 from stream_country_days
+         union all select 'release country', count(*)::int, sum(streams)::float8 from stream_release_country_days
+         union all select 'release country month', count(*)::int, sum(streams)::float8
+           from stream_release_country_months
+         union all select 'account country', count(*)::int, sum(streams)::float8 from stream_account_country_days
+         union all select 'account country month', count(*)::int, sum(streams)::float8
+           from stream_account_country_months`,
       );
     const before = await snapshot();
     await ingestDay(app().em(), '2026-02-10');
@@ -131,6 +138,7 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
     const { result } = await tool(owner.token, 'get_performance_summary', { fromDate, toDate: LAST_DAY });
     const current = await rawTotal(fromDate, LAST_DAY);
     const prior = await rawTotal(addDays(fromDate, -30), addDays(fromDate, -1));
+    // The spec's fields in its order, then the additions.
     expect(Object.keys(result)).toEqual([
       'fromDate',
       'toDate',
@@ -139,6 +147,8 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
       'kpis',
       'topStores',
       'topReleases',
+      'storeSeries',
+      'topCountries',
     ]);
     expect(result.fromDate).toBe(fromDate);
     expect(result.toDate).toBe(LAST_DAY);
@@ -274,6 +284,8 @@ describe('streaming analytics over 90 test-clock days on three stores', () => {
       'distributors',
       'tracks',
       'source',
+      'storeSeries',
+      'topCountries',
     ]);
     expect(result).toMatchObject({ releaseId, distributorId: null, source: 'cache' });
     expect(result.kpis.totalStreams).toBe(total);

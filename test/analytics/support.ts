@@ -3,13 +3,17 @@ import { Delivery } from '../../src/domains/delivery/delivery.entity.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseTrack } from '../../src/domains/releases/release-track.entity.ts';
 
-/** A submitted release with `trackCount` tracks, live on `storeIds` since `liveAt` (rows written directly). */
+/**
+ * A submitted release with `trackCount` tracks, live on `storeIds` since `liveAt` (rows written
+ * directly). An `id` of the test's choosing fixes the sandbox's figures (they are seeded by it).
+ */
 export async function liveRelease(
   em: EntityManager,
   accountId: string,
-  options: { storeIds: number[]; liveAt: Date; trackCount?: number; title?: string },
+  options: { storeIds: number[]; liveAt: Date; trackCount?: number; title?: string; id?: string },
 ): Promise<{ releaseId: string; trackIds: string[] }> {
   const release = em.create(Release, {
+    ...(options.id ? { id: options.id } : {}),
     account: accountId,
     status: 'submitted',
     payload: {

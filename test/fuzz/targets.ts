@@ -346,6 +346,7 @@ function byteRoutes(fixtures: Fixtures): fc.Arbitrary<FuzzRequest> {
           fc.constantFrom(
             `/api/files/${a}/${b}/${c}`,
             `/api/files/signed/${a}`,
+            `/api/files/thumbnails/${a}/${b}/${c}?expires=${a}&sig=${b}`,
             `/api/mcp/upload/status?sessionId=${a}`,
           ),
           1,

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFileUrl, thumbnailKey } from '../../src/platform/storage/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { request } from '../support/http.ts';
@@ -104,5 +105,37 @@ describe('upload paths on the S3 driver (s3rver on loopback)', () => {
       redirect: 'manual',
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it('cover thumbnails stay on the service origin: made from the bucket, kept in it', async () => {
+    const account = await accountWithToken(app.em());
+    const upload = await request(app.url, 'POST', '/v1/files', {
+      token: account.token,
+      body: {
+        type: 'coverArt',
+        file_name: 't.png',
+        data_base64: (await imageBytes(600, 600)).toString('base64'),
+      },
+    });
+    const saved = await request(app.url, 'POST', '/v1/drafts', {
+      token: account.token,
+      body: { release: { title: 'On S3', cover_art_file_url: upload.body.fileUrl } },
+    });
+    const answer = await request(app.url, 'POST', '/graphql', {
+      token: account.token,
+      body: {
+        query: 'query($id: ID!) { release(id: $id) { coverThumbnail(size: 64) { url } } }',
+        variables: { id: saved.body.releaseId },
+      },
+    });
+    const url = new URL(answer.body.data.release.coverThumbnail.url);
+    expect(url.origin).toBe(app.services.config.PUBLIC_URL);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 64, 64]);
+    const { ownerId, name } = parseFileUrl(upload.body.fileUrl)!;
+    const kept = await app.services.storage.head(thumbnailKey(ownerId, name, 64));
+    expect(kept?.contentType).toBe('image/webp');
   });
 });

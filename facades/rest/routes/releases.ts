@@ -50,15 +50,17 @@ export const releaseRoutes: RestRoute[] = [
     operationId: 'listReleases',
     method: 'GET',
     path: '/releases',
-    summary: 'Recent releases of the caller, newest first (limit-only paging)',
+    summary: 'Recent releases of the caller, newest first (limit-only paging), optionally searched',
     tag: 'Drafts and releases',
     auth: 'bearer',
-    document: `query ListReleases($limit: Int) { releases(limit: $limit) { ${RELEASE_SUMMARY_FIELDS} } }`,
+    document: `query ListReleases($limit: Int, $search: String) {
+      releases(limit: $limit, search: $search) { ${RELEASE_SUMMARY_FIELDS} } }`,
     variables: {
       limit: query('limit', integer, `How many releases (${pageText(FACTS.releasesPage)}).`, {
         minimum: FACTS.releasesPage.min,
         maximum: FACTS.releasesPage.max,
       }),
+      search: query('search'),
     },
   },
   {

@@ -80,11 +80,25 @@ export const releaseTools: ToolRow[] = [
   defineTool({
     name: 'list_releases',
     title: 'List releases',
-    description: 'Your most recent releases (drafts and submitted), newest first.',
+    description:
+      'Your most recent releases (drafts and submitted), newest first. `search` finds releases by a part of ' +
+      'the title, an exact UPC, or the exact ISRC of one of their tracks (case and hyphens aside).',
     annotations: READ_ONLY,
-    args: z.object({ limit: z.int().min(1).max(500).default(100) }),
-    document: `query AgentListReleases($limit: Int) { releases(limit: $limit) { ${RELEASE_SUMMARY_FIELDS} } }`,
-    variables: (a) => ({ limit: a.limit }),
+    args: z.object({
+      limit: z.int().min(1).max(500).default(100),
+      search: z
+        .string()
+        .trim()
+        .min(FACTS.releaseSearch.min)
+        .max(FACTS.releaseSearch.max)
+        .optional()
+        .describe(
+          `A title part (case-insensitive), a UPC (12 or 13 digits) or an ISRC; ${FACTS.releaseSearch.min} to ${FACTS.releaseSearch.max} characters once trimmed.`,
+        ),
+    }),
+    document: `query AgentListReleases($limit: Int, $search: String) {
+      releases(limit: $limit, search: $search) { ${RELEASE_SUMMARY_FIELDS} } }`,
+    variables: (a) => ({ limit: a.limit, search: a.search ?? null }),
     select: 'releases',
     aliases: ['releases', 'get_releases'],
   }),

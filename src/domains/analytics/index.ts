@@ -1,3 +1,4 @@
+export type { CountryTotal } from './countries.ts';
 export { dayOf } from './days.ts';
 export { ingestMissedDays, readFreshness } from './ingest.ts';
 export type { DailyStreams, Kpis, StoreTotal } from './kpis.ts';
@@ -14,4 +15,5 @@ export {
   type TopRelease,
 } from './read-summary.ts';
 export { INGEST_QUEUE, ingestQueue, nextRunAt } from './schedule.ts';
+export { OTHER_STORES_NAME, type StoreDailySeries } from './store-series.ts';
 export { resolveWindow } from './window.ts';

@@ -2,11 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, invalidRequest } from '../../platform/errors.ts';
 import { isReportingStore } from '../catalog/index.ts';
 import { assertReleaseId, Release, releaseNotFound } from '../releases/index.ts';
-import { addDays, type Day, dayOf } from './days.ts';
-import { readFreshness } from './ingest.ts';
+import { type CountryTotal, countryTotals } from './countries.ts';
+import type { Day } from './days.ts';
 import { type DailyStreams, dailySeries, type Kpis, kpisOf, type StoreTotal, storeTotals } from './kpis.ts';
-import { readReleaseSeries, readReleaseTotal, type Series } from './read-series.ts';
-import { sourcesOn } from './sources.ts';
+import { addLive, type LiveDays, liveDays } from './live-days.ts';
+import { readReleaseCountries, readReleaseStoreDays } from './read-breakdowns.ts';
+import { readReleaseSeries, readReleaseTotal } from './read-series.ts';
+import { type StoreDailySeries, storeSeriesOf } from './store-series.ts';
 import { type StreamReports, sandboxStreamReports } from './stream-reports.ts';
 import { type DateWindow, precedingWindow } from './window.ts';
 
@@ -30,6 +32,10 @@ export interface ReleasePerformance {
   distributors: StoreTotal[];
   tracks: TrackPerformance[];
   source: PerformanceSource;
+  /** Read when asked: a daily series per store, the first `limit` stores and the rest summed. */
+  storeSeries: (limit: number) => Promise<StoreDailySeries[]>;
+  /** Read when asked: the first `limit` countries by streams. */
+  topCountries: (limit: number) => Promise<CountryTotal[]>;
 }
 
 /** The caller's release; another account's is 403 (the spec's word for this read), unknown is 404. */
@@ -47,54 +53,13 @@ async function ownedRelease(em: EntityManager, accountId: string, releaseId: str
   return release;
 }
 
-/**
- * Complete days of the window after the last ingested day (up to yesterday): read from the
- * distributor's reports now rather than from the tables, so a lagging ingestion never hides them.
- */
-async function liveDays(
-  em: EntityManager,
-  releaseId: string,
-  window: DateWindow,
-  storeId: number | null,
-  now: Date,
-  reports: StreamReports,
-) {
-  const { ingestedThrough } = await readFreshness(em);
-  const start =
-    ingestedThrough && ingestedThrough >= window.fromDate ? addDays(ingestedThrough, 1) : window.fromDate;
-  const yesterday = addDays(dayOf(now), -1);
-  const end = [window.toDate, yesterday].sort()[0]!;
-  const rows: { day: Day; storeId: number; trackId: string; streams: number }[] = [];
-  if (ingestedThrough && ingestedThrough >= end) return { live: false, rows };
-  if (start > end) return { live: false, rows };
-  // The stores playing on the last day played on every earlier day since their own live day.
-  const sources = (await sourcesOn(em, end, releaseId)).filter(
-    (s) => storeId === null || s.storeId === storeId,
-  );
-  for (let day = start; day <= end; day = addDays(day, 1)) {
-    for (const source of sources) {
-      for (const track of reports.trackStreams(source, day))
-        rows.push({ day, storeId: source.storeId, ...track });
-    }
-  }
-  return { live: true, rows };
-}
-
-function addLive(series: Series, rows: readonly { day: Day; storeId: number; streams: number }[]) {
-  for (const row of rows) {
-    series.byDay.set(row.day, (series.byDay.get(row.day) ?? 0) + row.streams);
-    series.byStore.set(row.storeId, (series.byStore.get(row.storeId) ?? 0) + row.streams);
-    series.total += row.streams;
-  }
-}
-
 async function trackTotals(
   em: EntityManager,
   releaseId: string,
   window: DateWindow,
   storeId: number | null,
   artistName: string | null,
-  live: readonly { trackId: string; streams: number }[],
+  live: LiveDays['rows'],
 ): Promise<TrackPerformance[]> {
   const rows = await em.execute<{ id: string; title: string; streams: number }[]>(
     `select t.id, t.title, coalesce(s.streams, 0)::float8 as streams
@@ -152,5 +117,15 @@ export async function readReleasePerformance(
       ? await trackTotals(em, release.id, window, distributorId, release.primaryArtistName ?? null, live.rows)
       : [],
     source: live.live ? 'live' : 'cache',
+    storeSeries: async (limit) => {
+      const stored = await readReleaseStoreDays(em, release.id, window, distributorId);
+      return storeSeriesOf(window, [...stored, ...live.rows], limit);
+    },
+    topCountries: async (limit) => {
+      const byCountry = await readReleaseCountries(em, release.id, window, distributorId);
+      for (const row of live.countries)
+        byCountry.set(row.country, (byCountry.get(row.country) ?? 0) + row.streams);
+      return countryTotals(byCountry, limit);
+    },
   };
 }

@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type CountryTotal, countryTotals } from './countries.ts';
 import type { Day } from './days.ts';
 import { type DailyStreams, dailySeries, type Kpis, kpisOf, type StoreTotal, storeTotals } from './kpis.ts';
+import { readAccountCountries, readAccountStoreDays } from './read-breakdowns.ts';
+import { windowTotals } from './read-window-totals.ts';
+import { type StoreDailySeries, storeSeriesOf } from './store-series.ts';
 import { type DateWindow, precedingWindow } from './window.ts';
-import { partsSql, windowParts } from './window-parts.ts';
 
 /** How many top releases, stores or countries a read lists: the caller picks within these bounds. */
 export const TOP_LIST_SIZE = { min: 1, max: 50, default: 10 } as const;
@@ -23,24 +26,10 @@ export interface PerformanceSummary {
   kpis: Kpis;
   topStores: StoreTotal[];
   topReleases: TopRelease[];
-}
-
-type Totals = { key: string; streams: number }[];
-
-/** Sums per key over the window from a pair of rollups (see windowParts), most streams first. */
-async function windowTotals(
-  em: EntityManager,
-  accountId: string,
-  window: DateWindow,
-  tables: { months: string; days: string; key: string },
-  limit: number | null,
-): Promise<Totals> {
-  const { sql, params } = partsSql(windowParts(window.fromDate, window.toDate), tables, accountId);
-  return em.execute<Totals>(
-    `select key::text as key, sum(streams)::float8 as streams from (${sql}) parts
-     group by key having sum(streams) <> 0 order by 2 desc, 1 ${limit === null ? '' : 'limit ?'}`,
-    limit === null ? params : [...params, limit],
-  );
+  /** Read when asked: a daily series per store, the first `limit` stores and the rest summed. */
+  storeSeries: (limit: number) => Promise<StoreDailySeries[]>;
+  /** Read when asked: the first `limit` countries by streams. */
+  topCountries: (limit: number) => Promise<CountryTotal[]>;
 }
 
 async function topReleases(em: EntityManager, accountId: string, window: DateWindow, limit: number) {
@@ -48,7 +37,7 @@ async function topReleases(em: EntityManager, accountId: string, window: DateWin
     em,
     accountId,
     window,
-    { months: 'stream_release_months', days: 'stream_release_days', key: 'release_id' },
+    { months: 'stream_release_months', days: 'stream_release_days', owner: 'account_id', key: 'release_id' },
     limit,
   );
   if (totals.length === 0) return [];
@@ -81,7 +70,7 @@ async function storeTotalsOf(em: EntityManager, accountId: string, window: DateW
     em,
     accountId,
     window,
-    { months: 'stream_store_months', days: 'stream_store_days', key: 'store_id' },
+    { months: 'stream_store_months', days: 'stream_store_days', owner: 'account_id', key: 'store_id' },
     null,
   );
   return new Map(totals.map((t) => [Number(t.key), t.streams]));
@@ -116,7 +105,10 @@ async function releaseCounts(em: EntityManager, accountId: string) {
   return { total: row?.total ?? 0, withDistributorId: row?.with_distributor ?? 0 };
 }
 
-/** The account's streams over a window: daily series, KPIs, top stores and top releases. */
+/**
+ * The account's streams over a window: daily series, KPIs, top stores and top releases; the per-store
+ * series and the countries are read when asked.
+ */
 export async function readPerformanceSummary(
   em: EntityManager,
   accountId: string,
@@ -139,5 +131,8 @@ export async function readPerformanceSummary(
     kpis: kpisOf({ window, total: series.total, stores, prior, oneStore: false }),
     topStores: stores.slice(0, limits.topStores),
     topReleases: top,
+    storeSeries: async (limit) =>
+      storeSeriesOf(window, await readAccountStoreDays(em, accountId, window), limit),
+    topCountries: async (limit) => countryTotals(await readAccountCountries(em, accountId, window), limit),
   };
 }

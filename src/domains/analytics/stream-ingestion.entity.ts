@@ -8,6 +8,8 @@ export const StreamIngestion = defineEntity({
     day: p.date().primary(),
     rows: p.integer(),
     ingestedAt: p.datetime(),
+    /** The layout that wrote the day (`INGEST_VERSION`): 1 before the country tables existed. */
+    version: p.smallint().default(1),
   },
 });
 export type StreamIngestion = InferEntity<typeof StreamIngestion>;

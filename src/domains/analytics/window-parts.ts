@@ -46,25 +46,34 @@ export function windowParts(from: Day, to: Day): WindowPart[] {
   return parts;
 }
 
+/** A pair of rollups keyed (owner, month|day, key): `<rollup>_months` and `<rollup>_days`. */
+export interface RollupPair {
+  months: string;
+  days: string;
+  /** Whose rows: an account's, or one release's. */
+  owner: 'account_id' | 'release_id';
+  key: string;
+}
+
 /**
- * SQL of a window's parts over a pair of rollups keyed (account, month|day, key): rows of `key` and
- * signed `streams`, to be summed per key. Returns the text and its parameters, after `accountId`.
+ * SQL of a window's parts over a pair of rollups: rows of `key` and signed `streams`, to be summed per
+ * key. Returns the text and its parameters, after `ownerId`.
  */
 export function partsSql(
   parts: readonly WindowPart[],
-  tables: { months: string; days: string; key: string },
-  accountId: string,
+  tables: RollupPair,
+  ownerId: string,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const selects = parts.map((part) => {
     if (part.table === 'months') {
-      params.push(accountId, part.from, part.toExclusive);
+      params.push(ownerId, part.from, part.toExclusive);
       return `select ${tables.key} as key, streams from ${tables.months}
-              where account_id = ? and month >= ?::date and month < ?::date`;
+              where ${tables.owner} = ? and month >= ?::date and month < ?::date`;
     }
-    params.push(accountId, part.from, part.to);
+    params.push(ownerId, part.from, part.to);
     return `select ${tables.key} as key, ${part.sign === -1 ? '-' : ''}streams as streams from ${tables.days}
-            where account_id = ? and day between ?::date and ?::date`;
+            where ${tables.owner} = ? and day between ?::date and ?::date`;
   });
   return {
     sql: selects.length > 0 ? selects.join('\nunion all\n') : 'select null as key, 0 as streams where false',

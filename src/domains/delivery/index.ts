@@ -39,5 +39,6 @@ export {
 export { ReleaseStatusCache } from './status-cache.ts';
 export type { StoreAdapter } from './store-adapter.ts';
 export { type StoreAdapters, storeAdapters } from './store-adapters.ts';
+export { type StoreCounts, storeCountsOf } from './store-counts.ts';
 export { storeStatuses } from './store-statuses.ts';
 export { runStoreWork } from './store-work.ts';

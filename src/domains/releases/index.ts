@@ -22,6 +22,7 @@ export { AGGREGATE_STATUSES, type AggregateStatus, RELEASE_STATUSES, Release } f
 export { ReleaseArtist } from './release-artist.entity.ts';
 export { primaryArtistsOf } from './release-artists.ts';
 export { releaseSchema } from './release-schema.ts';
+export { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from './release-search.ts';
 export { ReleaseTrack } from './release-track.entity.ts';
 export { TRACK_TYPES } from './rules/engine/rules-credits.ts';
 export type { ReleaseInput, RuleIssue } from './rules/engine/types.ts';

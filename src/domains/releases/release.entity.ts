@@ -51,7 +51,14 @@ export const Release = defineEntity({
     createdAt: columns.createdAt(),
     updatedAt: columns.updatedAt(),
   },
-  indexes: [{ properties: ['account', 'createdAt'] }],
+  indexes: [
+    { properties: ['account', 'createdAt'] },
+    // A search by UPC (release-search.ts): the column of a submitted release, the payload's of a draft.
+    {
+      name: 'releases_upc_lookup',
+      expression: `create index "releases_upc_lookup" on "releases" ("account_id", (coalesce("upc", "payload" #>> '{release,upc}')))`,
+    },
+  ],
   uniques: [{ properties: ['account', 'conversationId'] }],
 });
 

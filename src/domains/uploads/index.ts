@@ -20,5 +20,11 @@ export { recordChunk } from './sessions/record-chunk.ts';
 export { sweepUploads } from './sessions/sweep-sessions.ts';
 export { storeIncoming } from './store-incoming.ts';
 export { FILE_ORIGINS, FILE_STORES, type MediaWarning, StoredFile } from './stored-file.entity.ts';
+export { CoverThumbnails, type StoredThumbnail } from './thumbnails/cover-thumbnails.ts';
+export {
+  DEFAULT_THUMBNAIL_SIZE,
+  isThumbnailSize,
+  THUMBNAIL_SIZES,
+} from './thumbnails/thumbnail-sizes.ts';
 export { decodeBase64, uploadBase64 } from './upload-base64.ts';
 export { SESSION_STATUSES, UPLOAD_TYPES, type UploadType } from './upload-session.entity.ts';

@@ -29,18 +29,35 @@ export interface Page<T> {
   };
 }
 
-/** A position in a newest-first list: the row's (createdAt, id), opaque to clients. */
-export function cursorOf(row: KeysetRow): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+/**
+ * A position in a newest-first list: the row's (createdAt, id), opaque to clients. A filtered list (a
+ * search) adds its scope, so a cursor pages only the filter it came from.
+ */
+export function cursorOf(row: KeysetRow, scope: string | null = null): string {
+  const position = `${row.createdAt.toISOString()}|${row.id}`;
+  return Buffer.from(scope === null ? position : `${position}|${scope}`).toString('base64url');
 }
 
-function readCursor(cursor: string, field: 'after' | 'before'): KeysetRow {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+function readCursor(cursor: string, field: 'after' | 'before', scope: string | null): KeysetRow {
+  const [at, id, cursorScope, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) {
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime()) || rest.length > 0) {
     throw invalidRequest(
       `${field} is not a cursor of this list.`,
       [{ path: field, message: 'not a cursor' }],
+      'invalid_cursor',
+    );
+  }
+  if ((cursorScope ?? null) !== scope) {
+    const origin =
+      cursorScope === undefined
+        ? 'the list without a search'
+        : scope === null
+          ? 'a search'
+          : 'another search';
+    throw invalidRequest(
+      `${field} is a cursor of ${origin}: a cursor pages only the search it came from. Start again without a cursor.`,
+      [{ path: field, message: 'cursor of another search' }],
       'invalid_cursor',
     );
   }
@@ -67,20 +84,22 @@ const newer = (c: KeysetRow) => ({
 /**
  * One page of a newest-first list, by keyset on (createdAt, id): a page never shifts when rows are
  * added meanwhile, and each page is one indexed range read. Forward with `first`/`after`, backward
- * with `last`/`before`; at most 100 a page, 20 by default.
+ * with `last`/`before`; at most 100 a page, 20 by default. `scope` names a filter beyond the list's
+ * own (a search): its cursors carry it, and a cursor of another scope is refused (`invalid_cursor`).
  */
 export async function keysetPage<T extends KeysetRow>(
   em: EntityManager,
   entity: EntityName<T>,
   where: Record<string, unknown>,
   args: PageArgs,
+  scope: string | null = null,
 ): Promise<Page<T>> {
   const first = pageSize(args.first, 'first');
   const last = pageSize(args.last, 'last');
   const backward = last !== null && first === null;
   const size = (backward ? last : first) ?? DEFAULT_PAGE_SIZE;
-  const after = args.after ? readCursor(args.after, 'after') : null;
-  const before = args.before ? readCursor(args.before, 'before') : null;
+  const after = args.after ? readCursor(args.after, 'after', scope) : null;
+  const before = args.before ? readCursor(args.before, 'before', scope) : null;
   const order = backward ? ('asc' as const) : ('desc' as const);
   const rows = (await em.find(
     entity as never,
@@ -90,7 +109,7 @@ export async function keysetPage<T extends KeysetRow>(
   const more = rows.length > size;
   const nodes = rows.slice(0, size);
   if (backward) nodes.reverse();
-  const edges = nodes.map((node) => ({ cursor: cursorOf(node), node }));
+  const edges = nodes.map((node) => ({ cursor: cursorOf(node, scope), node }));
   return {
     edges,
     pageInfo: {

@@ -5,7 +5,14 @@ import type { ObjectStorage } from './object-storage.ts';
 import { createS3Storage } from './s3.ts';
 
 export { contentDisposition } from './content-disposition.ts';
-export { fileUrlFor, isValidStorageKey, parseFileUrl, storageKey, storageKeyForFile } from './keys.ts';
+export {
+  fileUrlFor,
+  isValidStorageKey,
+  parseFileUrl,
+  storageKey,
+  storageKeyForFile,
+  thumbnailKey,
+} from './keys.ts';
 export { verifyLocalSignature } from './local-disk.ts';
 export type { ObjectStorage } from './object-storage.ts';
 export { loadSigningSecret } from './signing-secret.ts';

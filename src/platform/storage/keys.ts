@@ -55,6 +55,17 @@ export function storageKey(store: StorageStore, ownerId: string, name: string): 
   return `${store}/${ownerId}/${name}`;
 }
 
+/**
+ * A cover thumbnail, kept beside the files and never given a `fileUrl`:
+ * `thumbnails/<ownerId>/<size>/<name>`, made from `cover-art/<ownerId>/<name>`.
+ */
+export function thumbnailKey(ownerId: string, name: string, size: number): StorageKey {
+  if (!Number.isInteger(size) || size <= 0) throw new Error(`Invalid thumbnail size: ${size}`);
+  assertSegment('owner id', ownerId);
+  assertSegment('name', name);
+  return `thumbnails/${ownerId}/${size}/${name}`;
+}
+
 /** The relative `fileUrl` clients see: `/api/files/<store>/<ownerId>/<name>`. */
 export function fileUrlFor(store: FileStore, ownerId: string, name: string): string {
   if (store !== 'cover-art' && store !== 'audio')

@@ -76,7 +76,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your streams over a window: daily series, KPIs, top stores and top releases, with freshness */
+        /** Your streams over a window: daily series, KPIs, top stores and releases, per-store series, countries, freshness */
         get: operations["getPerformanceSummary"];
         put?: never;
         post?: never;
@@ -454,7 +454,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent releases of the caller, newest first (limit-only paging) */
+        /** Recent releases of the caller, newest first (limit-only paging), optionally searched */
         get: operations["listReleases"];
         put?: never;
         /** Submit a release for distribution, paying in credits (one transaction; retry-safe) */
@@ -489,7 +489,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One release's streams over a window, at every store or one, per track on request; 403 if not yours */
+        /** One release's streams over a window, at every store or one, per store and country, per track on request; 403 if not yours */
         get: operations["getReleasePerformance"];
         put?: never;
         post?: never;
@@ -1148,8 +1148,12 @@ export interface operations {
             query?: {
                 /** @description First day, YYYY-MM-DD (default 29 days before to_date). */
                 from_date?: string;
+                /** @description How many stores with a series of their own in storeSeries (the rest summed in one) to list (1..50, default 10). */
+                store_series_limit?: number;
                 /** @description Last day, YYYY-MM-DD (default today, UTC); at most two years in all. */
                 to_date?: string;
+                /** @description How many countries in topCountries to list (1..50, default 10). */
+                top_countries_limit?: number;
                 /** @description How many releases to list (1..50, default 10). */
                 top_releases_limit?: number;
                 /** @description How many stores to list (1..50, default 10). */
@@ -1210,8 +1214,33 @@ export interface operations {
                             /** @description Submitted releases the distributor holds (delivered to at least one store). */
                             withDistributorId: number;
                         };
+                        /** @description Streams per day at each store with streams in the window, most streams first (ties by id); past the limit, one last series without a store id sums the other stores, so on each day the series add up to the daily total. */
+                        storeSeries: {
+                            /** @description One entry per day of the window, oldest first, zero on days without streams. */
+                            days: {
+                                /** @description A UTC calendar date, YYYY-MM-DD. */
+                                eventDate: string;
+                                /** @description Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
+                                streamsCount: number;
+                            }[];
+                            /** @description The store id (-1300: the video-music platform); null for the series of the other stores. */
+                            storeId: number | null;
+                            /** @description The store name; "Other stores" for the other stores. */
+                            storeName: string;
+                            /** @description The series' sum. Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
+                            total: number;
+                        }[];
                         /** @description A UTC calendar date, YYYY-MM-DD. */
                         toDate: string;
+                        /** @description Countries by streams, most first (ties by code), without those at zero; all of them together add up to the total streams. */
+                        topCountries: {
+                            /** @description ISO 3166-1 alpha-2 code (ZZ: report lines without a territory). */
+                            country: string;
+                            /** @description The country name in English, e.g. United Kingdom for GB. */
+                            name: string;
+                            /** @description Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
+                            total: number;
+                        }[];
                         /** @description Releases by streams, most first. */
                         topReleases: {
                             /** @description The cover art file URL as submitted. */
@@ -2800,6 +2829,8 @@ export interface operations {
             query?: {
                 /** @description How many releases (1..500, default 100). */
                 limit?: number;
+                /** @description Finds the releases whose title contains the text (case-insensitive), whose UPC is the text (12 or 13 digits; a UPC-A also finds its EAN-13 with a leading zero, and back), or with a track whose ISRC is the text (case, spaces and hyphens aside: `us-abc-24-00001` finds `USABC2400001`). 1 to 200 characters once trimmed. */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -3192,8 +3223,12 @@ export interface operations {
                 from_date?: string;
                 /** @description List the tracks with their streams. */
                 include_tracks?: boolean;
+                /** @description How many stores with a series of their own in storeSeries (the rest summed in one) to list (1..50, default 10). */
+                store_series_limit?: number;
                 /** @description Last day, YYYY-MM-DD (default today, UTC); at most two years in all. */
                 to_date?: string;
+                /** @description How many countries in topCountries to list (1..50, default 10). */
+                top_countries_limit?: number;
             };
             header?: never;
             path: {
@@ -3264,8 +3299,33 @@ export interface operations {
                          * @enum {string}
                          */
                         source: "cache" | "live";
+                        /** @description Streams per day at each store with streams in the window, most streams first (ties by id); past the limit, one last series without a store id sums the other stores, so on each day the series add up to the daily total. With distributorId, that store's series alone. */
+                        storeSeries: {
+                            /** @description One entry per day of the window, oldest first, zero on days without streams. */
+                            days: {
+                                /** @description A UTC calendar date, YYYY-MM-DD. */
+                                eventDate: string;
+                                /** @description Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
+                                streamsCount: number;
+                            }[];
+                            /** @description The store id (-1300: the video-music platform); null for the series of the other stores. */
+                            storeId: number | null;
+                            /** @description The store name; "Other stores" for the other stores. */
+                            storeName: string;
+                            /** @description The series' sum. Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
+                            total: number;
+                        }[];
                         /** @description A UTC calendar date, YYYY-MM-DD. */
                         toDate: string;
+                        /** @description Countries by streams, most first (ties by code), without those at zero; all of them together add up to the total streams. With distributorId, at that store. */
+                        topCountries: {
+                            /** @description ISO 3166-1 alpha-2 code (ZZ: report lines without a territory). */
+                            country: string;
+                            /** @description The country name in English, e.g. United Kingdom for GB. */
+                            name: string;
+                            /** @description Streams (a whole number; Float because long windows of large catalogues pass 2^31). */
+                            total: number;
+                        }[];
                         /** @description Tracks by streams, most first; empty unless includeTracks is true. */
                         tracks: {
                             /** @description The main artist. */
