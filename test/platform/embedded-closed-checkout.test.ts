@@ -22,7 +22,8 @@ const isRoot = process.getuid?.() === 0;
 const SYSTEM_DIR = '/var/lib/tributary';
 
 /**
- * A checkout inside a mode-700 directory (a clone under /root, say): sources and node_modules are hard
+ * A checkout inside a mode-700 directory (a clone under /root, say): sources (the workspaces too: the
+ * service reads the dashboard's documents at start) and node_modules are hard
  * links, so the PostgreSQL binaries live under the closed directory as they would after npm install.
  */
 async function closedCheckout(): Promise<{ closed: string; app: string }> {
@@ -31,7 +32,9 @@ async function closedCheckout(): Promise<{ closed: string; app: string }> {
   const app = path.join(closed, 'app');
   await run('mkdir', [app]);
   const project = process.cwd();
-  const sources = ['src', 'facades', 'schema', 'package.json'].map((name) => path.join(project, name));
+  const sources = ['src', 'facades', 'schema', 'packages', 'package.json'].map((name) =>
+    path.join(project, name),
+  );
   await run('cp', ['-al', ...sources, app]);
   await run('cp', ['-al', realpathSync(path.join(project, 'node_modules')), path.join(app, 'node_modules')]);
   return { closed, app };
