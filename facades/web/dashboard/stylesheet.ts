@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { STYLESHEET } from '../pages/stylesheet.ts';
 
 /**
@@ -33,4 +34,29 @@ table.cards td{display:flex;gap:1rem;justify-content:space-between;border:0;padd
 table.cards td::before{content:attr(data-label);font-weight:600;text-align:left}}
 `;
 
-export const DASHBOARD_STYLESHEET = `${STYLESHEET}${DASHBOARD_RULES}`;
+/**
+ * The Streams page: the form (a date input's fields are inside it: while one has focus, chromium matches
+ * neither :focus nor :focus-visible on the input, only :focus-within), the key figures, the legend and
+ * the series' colours (`--series-<n>`, which the chart reads too, so its lines and the legend's swatches
+ * match in light and dark), the bars (SVG sized by attribute, filled here) and the numbers' columns.
+ */
+const STREAMS_RULES = `:root{--series-1:#0b5cad;--series-2:#b8420d;--series-3:#047857;--series-4:#a21caf;--series-5:#7c5a00;--series-6:#56606d}
+@media (prefers-color-scheme:dark){:root{--series-1:#7ab8ff;--series-2:#ff9e6b;--series-3:#5ee0b0;--series-4:#f0a6f5;--series-5:#e8c26a;--series-6:#b3bcc8}}
+.series-1{color:var(--series-1)}.series-2{color:var(--series-2)}.series-3{color:var(--series-3)}.series-4{color:var(--series-4)}.series-5{color:var(--series-5)}.series-6{color:var(--series-6)}
+select:focus-visible,summary:focus-visible,input[type=date]:focus-within{outline:3px solid var(--accent);outline-offset:2px}
+form.filters{display:flex;flex-wrap:wrap;gap:.75rem 1rem;align-items:end}form.filters select{max-width:100%}form.filters label{min-width:0;max-width:100%}
+form.filters .presets,form.filters p{flex-basis:100%;margin:0}button.secondary[aria-pressed=true]{background:var(--accent);color:var(--on-accent)}
+.scope{font-weight:600}dl.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.75rem;margin:0}
+dl.kpis div{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem}dl.kpis dt{color:var(--muted);font-size:.9rem}dl.kpis dd{margin:0;font-size:1.35rem;font-weight:700}
+figure.series{margin:0}.chart{overflow:hidden;min-width:0}.legend-day{margin:.5rem 0 .25rem}
+ul.legend{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;margin:0;padding:0}ul.legend li{display:flex;gap:.4rem;align-items:center}
+.legend-value{color:var(--muted);font-variant-numeric:tabular-nums}summary{cursor:pointer;padding:.35rem 0}
+caption{text-align:left;font-weight:600;padding:.4rem 0}.number{text-align:right;font-variant-numeric:tabular-nums}
+table.bars th[scope=row]{font-weight:400}table.bars .bar{display:block;width:100%;height:.5rem;margin-top:.2rem;fill:var(--accent)}
+@media (max-width:40rem){table.cards tbody th[scope=row]{display:block;border:0;padding:.25rem 0;font-weight:700}}
+`;
+
+/** uPlot's own rules (its chart's layers, axes and cursor), from its package, served with ours. */
+const UPLOT_RULES = readFileSync(new URL(import.meta.resolve('uplot/dist/uPlot.min.css')), 'utf8');
+
+export const DASHBOARD_STYLESHEET = `${STYLESHEET}${DASHBOARD_RULES}${STREAMS_RULES}${UPLOT_RULES}`;

@@ -26,6 +26,13 @@ export type CreditTransactionType =
   | 'PURCHASE'
   | 'REFUND';
 
+/** Where the figures of a release performance came from. */
+export type PerformanceSource =
+  /** Every day of the window was read from the ingested daily tables. */
+  | 'CACHE'
+  /** Days after the last ingestion were read from the distributor reports at request time. */
+  | 'LIVE';
+
 /** The kinds of release event; webhooks name them in lower case with a dot (`release.approved`). */
 export type ReleaseEventType =
   | 'RELEASE_APPROVED'
@@ -74,6 +81,28 @@ export type BuyCreditsMutation = { createCreditCheckout:
     | Record<PropertyKey, never>
    };
 
+export type StreamsReleaseChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StreamsReleaseChoicesQuery = { releasesConnection: { edges: Array<{ node: { id: string, title: string | null, primaryArtistName: string | null } }>, pageInfo: { hasNextPage: boolean } } };
+
+export type AccountStreamsQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+}>;
+
+
+export type AccountStreamsQuery = { performanceSummary: { fromDate: string, toDate: string, kpis: { totalStreams: number, avgDailyStreams: number, periodChangePct: number | null }, freshness: { ingestedThrough: string | null }, metrics: Array<{ eventDate: string, streamsCount: number }>, storeSeries: Array<{ storeId: number | null, storeName: string, total: number, days: Array<{ streamsCount: number }> }>, topStores: Array<{ id: number, name: string, total: number }>, topCountries: Array<{ country: string, name: string, total: number }> } };
+
+export type ReleaseStreamsQueryVariables = Exact<{
+  id: string | number;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+}>;
+
+
+export type ReleaseStreamsQuery = { release: { id: string, title: string | null, primaryArtistName: string | null }, releasePerformance: { fromDate: string, toDate: string, source: PerformanceSource, kpis: { totalStreams: number, avgDailyStreams: number, periodChangePct: number | null }, freshness: { ingestedThrough: string | null }, metrics: Array<{ eventDate: string, streamsCount: number }>, storeSeries: Array<{ storeId: number | null, storeName: string, total: number, days: Array<{ streamsCount: number }> }>, distributors: Array<{ id: number, name: string, total: number }>, topCountries: Array<{ country: string, name: string, total: number }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -106,3 +135,6 @@ export const DashboardReleaseEventsDocument = /* @__PURE__ */ new TypedDocumentS
 export const CreditsOverviewDocument = /* @__PURE__ */ new TypedDocumentString("query CreditsOverview { credits(transactionLimit: 0) { balance updatedAt } pricing { bundles { credits discountPercent packageId priceUsd tag } currency } }", {"hash":"sha256:91f26b2a8549b20dedce180ed35ab70324990b32b6649ac8a1b6e781ede0c428"}) as unknown as TypedDocumentString<CreditsOverviewQuery, CreditsOverviewQueryVariables>;
 export const CreditLedgerDocument = /* @__PURE__ */ new TypedDocumentString("fragment LedgerEntry on CreditTransaction { amount balanceAfter createdAt id ref type } query CreditLedger($after: String, $before: String, $first: Int, $last: Int) { creditTransactions(first: $first, after: $after, last: $last, before: $before) { edges { node { ...LedgerEntry } } pageInfo { endCursor hasNextPage hasPreviousPage startCursor } } }", {"hash":"sha256:d31ab5ca6b35a9cf8118d8627d1d657f6c52be51bcd335ac87058bf6e225f638"}) as unknown as TypedDocumentString<CreditLedgerQuery, CreditLedgerQueryVariables>;
 export const BuyCreditsDocument = /* @__PURE__ */ new TypedDocumentString("mutation BuyCredits($packageId: ID!, $successPath: String!) { createCreditCheckout( packageId: $packageId uiMode: HOSTED successPath: $successPath ) { ... on HostedCreditCheckout { sessionId url } } }", {"hash":"sha256:f25b62d398c5ba0bacc001cbce069022f1087f39faf0bc7cecb67dd940b770c9"}) as unknown as TypedDocumentString<BuyCreditsMutation, BuyCreditsMutationVariables>;
+export const StreamsReleaseChoicesDocument = /* @__PURE__ */ new TypedDocumentString("query StreamsReleaseChoices { releasesConnection(first: 100) { edges { node { id primaryArtistName title } } pageInfo { hasNextPage } } }", {"hash":"sha256:ec16b58428b4f1ee0260b3e52d137394fe29507cc98a618160945ebdef151b40"}) as unknown as TypedDocumentString<StreamsReleaseChoicesQuery, StreamsReleaseChoicesQueryVariables>;
+export const AccountStreamsDocument = /* @__PURE__ */ new TypedDocumentString("query AccountStreams($from: String, $to: String) { performanceSummary( fromDate: $from toDate: $to topStoresLimit: 10 topReleasesLimit: 1 ) { freshness { ingestedThrough } fromDate kpis { avgDailyStreams periodChangePct totalStreams } metrics { eventDate streamsCount } storeSeries(limit: 5) { days { streamsCount } storeId storeName total } toDate topCountries(limit: 10) { country name total } topStores { id name total } } }", {"hash":"sha256:42f09fccdd175ccc3e8776d2c2e96a9cb62e74c9a4031a1be743a4ffffd91ce2"}) as unknown as TypedDocumentString<AccountStreamsQuery, AccountStreamsQueryVariables>;
+export const ReleaseStreamsDocument = /* @__PURE__ */ new TypedDocumentString("query ReleaseStreams($from: String, $id: ID!, $to: String) { release(id: $id) { id primaryArtistName title } releasePerformance(releaseId: $id, fromDate: $from, toDate: $to) { distributors { id name total } freshness { ingestedThrough } fromDate kpis { avgDailyStreams periodChangePct totalStreams } metrics { eventDate streamsCount } source storeSeries(limit: 5) { days { streamsCount } storeId storeName total } toDate topCountries(limit: 10) { country name total } } }", {"hash":"sha256:4fbbd4078c32fbe23866b2f85dfad032381f16f138d41e48b2244d9820ddc594"}) as unknown as TypedDocumentString<ReleaseStreamsQuery, ReleaseStreamsQueryVariables>;
