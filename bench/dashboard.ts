@@ -13,10 +13,13 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { artistAccount, assetsOf, submitRelease } from '../test/support/dashboard-releases.ts';
 import { TEST_PASSWORD } from '../test/support/oauth.ts';
+import { uploadCovers } from './support/album-covers.ts';
 import { firstLoadTransfer, observeFirst, timeToFirst } from './support/page-transfer.ts';
 import { benchApp } from './support/servers.ts';
 
 const RELEASES = 60;
+/** Different covers, as many as a page has rows: every thumbnail on a page is its own image. */
+const COVERS = 20;
 const LOADS = 10;
 const CHANGES = 20;
 const WIDE_STORES = [301, 302, 303, 304, 305, 306, ...Array.from({ length: 19 }, (_, i) => 308 + i)];
@@ -78,10 +81,15 @@ try {
   const base = bench.app.url;
   const artist = await artistAccount(bench.orm.em.fork(), 'dashboard.bench@example.com', 1000);
   const assets = await assetsOf(base, artist);
+  const covers = await uploadCovers(base, artist.token, COVERS);
+  const withCover = (n: number) => ({ ...assets, coverUrl: covers[n % COVERS]! });
   const ids: string[] = [];
   for (let n = 1; n < RELEASES; n++)
-    ids.push(await submitRelease(base, artist, assets, { title: `Release ${n}` }));
-  const wide = await submitRelease(base, artist, assets, { title: 'Everywhere', storeIds: WIDE_STORES });
+    ids.push(await submitRelease(base, artist, withCover(n), { title: `Release ${n}` }));
+  const wide = await submitRelease(base, artist, withCover(0), {
+    title: 'Everywhere',
+    storeIds: WIDE_STORES,
+  });
   for (let i = 0; i < 3; i++) await step(wide);
   // Some releases further along, as a real list has them.
   for (const id of ids.filter((_, i) => i % 4 === 0)) for (let i = 0; i < 3; i++) await step(id);
@@ -180,7 +188,7 @@ try {
     ],
     [
       `(c) live status change, p50 of ${latencies.length}`,
-      `${median(latencies).toFixed(0)} ms`,
+      `${median(latencies).toFixed(0)} ms (min ${Math.min(...latencies).toFixed(0)})`,
       `≤ ${TARGETS.liveP50Ms} ms`,
       median(latencies) <= TARGETS.liveP50Ms,
     ],
@@ -200,8 +208,8 @@ try {
       `${what.padEnd(widths[0]!)}  ${figure.padEnd(widths[1]!)}  ${target.padEnd(widths[2]!)}  ${met ? 'yes' : 'NO'}`,
     );
   console.log(
-    `\n${RELEASES} releases (one in ${WIDE_STORES.length} stores, live); KB = 1024 bytes received, compressed, headers included; ` +
-      'images load lazily (the rows in view only).',
+    `\n${RELEASES} releases with ${COVERS} different covers (one in ${WIDE_STORES.length} stores, live); ` +
+      'KB = 1024 bytes received, compressed, headers included; images load lazily (the rows in view only).',
   );
 } finally {
   await browser?.close();
