@@ -18,6 +18,7 @@ const BENCHES: Record<string, string> = {
   metrics: './metrics.ts',
   'two-processes': './two-processes.ts',
   'sftp-delivery': './sftp-delivery.ts',
+  dashboard: './dashboard.ts',
 };
 
 const wanted = process.argv.slice(2);

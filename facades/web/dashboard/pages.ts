@@ -23,7 +23,8 @@ export interface DashboardPage {
 
 /** The pages, in no particular order; docs/dashboard.md, "Adding a page", says how to add one. */
 export const DASHBOARD_PAGES: readonly DashboardPage[] = [
-  { path: '/dashboard/releases', title: 'Releases', nav: 'releases', entry: null },
+  { path: '/dashboard/releases', title: 'Releases', nav: 'releases', entry: 'releases' },
+  { path: '/dashboard/releases/:id', title: 'Release', nav: 'releases', entry: 'release' },
   { path: '/dashboard/streams', title: 'Streams', nav: 'streams', entry: 'streams' },
   { path: '/dashboard/credits', title: 'Credits', nav: 'credits', entry: 'credits' },
 ];

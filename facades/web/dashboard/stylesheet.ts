@@ -8,6 +8,31 @@ import { STYLESHEET } from '../pages/stylesheet.ts';
  * alert and notice regions stay rendered while empty: a live region shown only once filled is not
  * announced by every screen reader.
  */
+/**
+ * The Releases and Release pages: what is hidden stays hidden whatever its display rule, primary buttons
+ * readable in the dark scheme (dark text on the light accent), the search box, covers (a placeholder without one), the release's
+ * facts, the store table's failures, the confirmation dialog and its destructive button; on narrow
+ * screens a release's card puts its cover beside its text, and a row's header cell reads as its cells do.
+ */
+const RELEASE_RULES = `[hidden]{display:none!important}
+@media (prefers-color-scheme:dark){button:not(.secondary):not(.danger){color:#0d1b2e}}
+.search{display:grid;gap:.35rem;max-width:32rem}.search label{font-weight:600}.search p{margin:0}.search-row{display:flex;gap:.5rem}.search-row input{flex:1;min-width:0}
+.cover,.cover-large{display:block;border-radius:4px;object-fit:cover;background:var(--chip-bg);color:var(--muted)}.cover{width:48px;height:48px}.cover-large{width:160px;height:160px;flex:none}
+.cover-none{display:flex;align-items:center;justify-content:center;font-size:1.4rem}
+.release-name{display:grid}.release-name a{font-weight:600;overflow-wrap:anywhere}
+.release-summary{display:flex;gap:1.25rem;align-items:flex-start;flex-wrap:wrap}.release-summary>div{flex:1;min-width:14rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0}dl.facts div{display:contents}dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
+table.cards tbody th{font-weight:600}.store-failed{color:var(--bad);font-weight:600}
+form#add-stores,form#take-down{max-width:none}.store-choices{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.3rem .75rem}.form-problem{color:var(--bad);margin:0}.form-problem:empty{display:none}
+button.danger{background:var(--bad-bg);color:var(--bad-fg);border-color:var(--bad-fg)}
+dialog{max-width:min(34rem,calc(100vw - 2rem));border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg);padding:1.25rem}dialog::backdrop{background:rgb(0 0 0 / .45)}dialog h2{margin-top:0}
+@media (max-width:40rem){table.cards tbody th{display:flex;gap:1rem;justify-content:space-between;width:100%;border:0;padding:.25rem 0;text-align:right}
+table.cards tbody th::before{content:attr(data-label);text-align:left}
+table.releases tr{display:grid;grid-template-columns:3rem minmax(0,1fr);column-gap:.75rem}
+table.releases td[data-label=Cover]{grid-row:span 4}table.releases td[data-label=Cover]::before,table.releases td[data-label=Release]::before{content:none}
+table.releases td[data-label=Release]{text-align:left}}
+`;
+
 const DASHBOARD_RULES = `:root{--chip-bg:#eef0f3;--chip-fg:#1b1f24;--ok-bg:#e2f5e9;--ok-fg:#0f5132;--wait-bg:#fff4d6;--wait-fg:#5c4300;--info-bg:#e3efff;--info-fg:#0b3d91;--bad-bg:#fde7e7;--bad-fg:#8a1c1c}
 @media (prefers-color-scheme:dark){:root{--chip-bg:#2a3038;--chip-fg:#e8eaed;--ok-bg:#123524;--ok-fg:#a8e6c1;--wait-bg:#3a2f0b;--wait-fg:#f5d98a;--info-bg:#132a4d;--info-fg:#b5d0ff;--bad-bg:#3d1515;--bad-fg:#ffb4ab}}
 .skip{position:absolute;left:-999px;top:.5rem;padding:.5rem .75rem;background:var(--bg);border:1px solid var(--accent)}.skip:focus{left:.5rem;z-index:1}
@@ -32,7 +57,7 @@ table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:
 table.cards tr{border:1px solid var(--line);border-radius:6px;margin-bottom:.6rem;padding:.25rem .5rem}
 table.cards td{display:flex;gap:1rem;justify-content:space-between;border:0;padding:.25rem 0;text-align:right}
 table.cards td::before{content:attr(data-label);font-weight:600;text-align:left}}
-`;
+${RELEASE_RULES}`;
 
 /**
  * The Streams page: the form (a date input's fields are inside it: while one has focus, chromium matches

@@ -40,6 +40,30 @@ export type ReleaseEventType =
   | 'RELEASE_STORES_ADDED'
   | 'RELEASE_TAKEDOWN_COMPLETED';
 
+/** Where a release stands in its life. */
+export type ReleaseStatus =
+  /** Being prepared; nothing is charged or delivered. */
+  | 'DRAFT'
+  /** Paid and handed over. */
+  | 'SUBMITTED';
+
+/** Why an operation left a store out. */
+export type SkipReason =
+  /** The store has the release already. */
+  | 'ALREADY_DELIVERED'
+  /** The store took the release down already. */
+  | 'ALREADY_TAKEN_DOWN'
+  /** The store never had the release. */
+  | 'NOT_DELIVERED'
+  /** The store delivers only once the account is approved for it. */
+  | 'PARTNER_APPROVAL_REQUIRED'
+  /** A takedown from the store is under way. */
+  | 'TAKEDOWN_PENDING'
+  /** No UGC policy could be chosen for the store. */
+  | 'UGC_POLICY_UNRESOLVABLE';
+
+export type DashboardEventStoreFragment = { storeId: number, storeName: string, statusText: string, urlInStore: string | null };
+
 export type DashboardReleaseEventsSubscriptionVariables = Exact<{
   releaseId?: string | number | null | undefined;
   after?: string | null | undefined;
@@ -49,8 +73,8 @@ export type DashboardReleaseEventsSubscriptionVariables = Exact<{
 export type DashboardReleaseEventsSubscription = { releaseEvents:
     | { __typename: 'ReleaseApproved', id: string, cursor: string, type: ReleaseEventType, releaseId: string, title: string, status: AggregateStatus, occurredAt: string, test: boolean }
     | { __typename: 'ReleaseStatusChanged', previousStatus: AggregateStatus, id: string, cursor: string, type: ReleaseEventType, releaseId: string, title: string, status: AggregateStatus, occurredAt: string, test: boolean, storeStatuses: Array<{ storeId: number, storeName: string, statusText: string, urlInStore: string | null }> }
-    | { __typename: 'ReleaseStoresAdded', id: string, cursor: string, type: ReleaseEventType, releaseId: string, title: string, status: AggregateStatus, occurredAt: string, test: boolean }
-    | { __typename: 'ReleaseTakedownCompleted', id: string, cursor: string, type: ReleaseEventType, releaseId: string, title: string, status: AggregateStatus, occurredAt: string, test: boolean }
+    | { __typename: 'ReleaseStoresAdded', id: string, cursor: string, type: ReleaseEventType, releaseId: string, title: string, status: AggregateStatus, occurredAt: string, test: boolean, storeStatuses: Array<{ storeId: number, storeName: string, statusText: string, urlInStore: string | null }> }
+    | { __typename: 'ReleaseTakedownCompleted', id: string, cursor: string, type: ReleaseEventType, releaseId: string, title: string, status: AggregateStatus, occurredAt: string, test: boolean, storeStatuses: Array<{ storeId: number, storeName: string, statusText: string, urlInStore: string | null }> }
    };
 
 export type LedgerEntryFragment = { id: string, type: CreditTransactionType, amount: number, balanceAfter: number, ref: string | null, createdAt: string };
@@ -80,6 +104,51 @@ export type BuyCreditsMutation = { createCreditCheckout:
     | { sessionId: string, url: string }
     | Record<PropertyKey, never>
    };
+
+export type DashboardStoreRowFragment = { storeId: number, storeName: string, statusText: string, urlInStore: string | null };
+
+export type DashboardDeliveryStatusFragment = { aggregateStatus: AggregateStatus, fallback: boolean, fallbackReason: string | null, stores: Array<{ storeId: number, storeName: string, statusText: string, urlInStore: string | null }> };
+
+export type DashboardReleaseQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardReleaseQuery = { release: { id: string, title: string | null, status: ReleaseStatus, aggregateStatus: AggregateStatus | null, primaryArtistName: string | null, upc: string | null, submittedAt: string | null, sandboxSample: boolean, artists: Array<{ name: string, position: number }>, releaseMetadata: { titleVersion: string | null, genre: string | null, subGenre: string | null, label: string | null, releaseDate: string | null, audioLanguage: string | null, plineOwner: string | null, plineYear: string | null, clineOwner: string | null, clineYear: string | null }, tracks: Array<{ position: number, title: string, titleVersion: string | null, isrc: string | null, explicit: boolean }>, trackMetadata: Array<{ title: string | null, titleVersion: string | null, isrc: string | null, explicitFlag: boolean | null }>, coverThumbnail: { url: string } | null }, releaseStatus: { aggregateStatus: AggregateStatus, fallback: boolean, fallbackReason: string | null, stores: Array<{ storeId: number, storeName: string, statusText: string, urlInStore: string | null }> }, distributionStores: { stores: Array<{ storeId: number, name: string, requiresPartnerApproval: boolean }> } };
+
+export type DashboardReleaseStatusQueryVariables = Exact<{
+  releaseId: string | number;
+}>;
+
+
+export type DashboardReleaseStatusQuery = { releaseStatus: { aggregateStatus: AggregateStatus, fallback: boolean, fallbackReason: string | null, stores: Array<{ storeId: number, storeName: string, statusText: string, urlInStore: string | null }> } };
+
+export type DashboardAddStoresMutationVariables = Exact<{
+  releaseId: string | number;
+  storeIds: Array<string | number> | string | number;
+}>;
+
+
+export type DashboardAddStoresMutation = { distributeRelease: { queuedStoreIds: Array<number>, skippedStoreIds: Array<{ storeId: number, storeName: string, reason: SkipReason }> } };
+
+export type DashboardTakeDownMutationVariables = Exact<{
+  releaseId: string | number;
+  storeIds?: Array<string | number> | string | number | null | undefined;
+}>;
+
+
+export type DashboardTakeDownMutation = { takedownRelease: { requestedStoreIds: Array<number>, skippedStoreIds: Array<{ storeId: number, storeName: string, reason: SkipReason }> } };
+
+export type DashboardReleasesQueryVariables = Exact<{
+  search?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type DashboardReleasesQuery = { releasesConnection: { edges: Array<{ node: { id: string, title: string | null, primaryArtistName: string | null, status: ReleaseStatus, aggregateStatus: AggregateStatus | null, submittedAt: string | null, coverThumbnail: { url: string } | null, storeCounts: { total: number, live: number, inDelivery: number, failed: number, takenDown: number } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type StreamsReleaseChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -121,6 +190,14 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const DashboardEventStoreFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment DashboardEventStore on EventStoreStatus {
+  storeId
+  storeName
+  statusText
+  urlInStore
+}
+    `, {"fragmentName":"DashboardEventStore"}) as unknown as TypedDocumentString<DashboardEventStoreFragment, unknown>;
 export const LedgerEntryFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
     fragment LedgerEntry on CreditTransaction {
   id
@@ -131,10 +208,38 @@ export const LedgerEntryFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
   createdAt
 }
     `, {"fragmentName":"LedgerEntry"}) as unknown as TypedDocumentString<LedgerEntryFragment, unknown>;
-export const DashboardReleaseEventsDocument = /* @__PURE__ */ new TypedDocumentString("subscription DashboardReleaseEvents($after: String, $releaseId: ID) { releaseEvents(releaseId: $releaseId, after: $after) { __typename cursor id occurredAt releaseId status test title type ... on ReleaseStatusChanged { previousStatus storeStatuses { statusText storeId storeName urlInStore } } } }", {"hash":"sha256:84500456c732a7f2dd5e68f651f739044b11ae543c64eeec790702a8cd619cc5"}) as unknown as TypedDocumentString<DashboardReleaseEventsSubscription, DashboardReleaseEventsSubscriptionVariables>;
+export const DashboardStoreRowFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment DashboardStoreRow on StoreDeliveryStatus {
+  storeId
+  storeName
+  statusText
+  urlInStore
+}
+    `, {"fragmentName":"DashboardStoreRow"}) as unknown as TypedDocumentString<DashboardStoreRowFragment, unknown>;
+export const DashboardDeliveryStatusFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment DashboardDeliveryStatus on ReleaseDeliveryStatus {
+  aggregateStatus
+  fallback
+  fallbackReason
+  stores {
+    ...DashboardStoreRow
+  }
+}
+    fragment DashboardStoreRow on StoreDeliveryStatus {
+  storeId
+  storeName
+  statusText
+  urlInStore
+}`, {"fragmentName":"DashboardDeliveryStatus"}) as unknown as TypedDocumentString<DashboardDeliveryStatusFragment, unknown>;
+export const DashboardReleaseEventsDocument = /* @__PURE__ */ new TypedDocumentString("fragment DashboardEventStore on EventStoreStatus { statusText storeId storeName urlInStore } subscription DashboardReleaseEvents($after: String, $releaseId: ID) { releaseEvents(releaseId: $releaseId, after: $after) { __typename cursor id occurredAt releaseId status test title type ... on ReleaseStatusChanged { previousStatus storeStatuses { ...DashboardEventStore } } ... on ReleaseStoresAdded { storeStatuses { ...DashboardEventStore } } ... on ReleaseTakedownCompleted { storeStatuses { ...DashboardEventStore } } } }", {"hash":"sha256:58a6064acf5ddaa90ae832859040d9121de0e49d6f208de03f50840b181cdd71"}) as unknown as TypedDocumentString<DashboardReleaseEventsSubscription, DashboardReleaseEventsSubscriptionVariables>;
 export const CreditsOverviewDocument = /* @__PURE__ */ new TypedDocumentString("query CreditsOverview { credits(transactionLimit: 0) { balance updatedAt } pricing { bundles { credits discountPercent packageId priceUsd tag } currency } }", {"hash":"sha256:91f26b2a8549b20dedce180ed35ab70324990b32b6649ac8a1b6e781ede0c428"}) as unknown as TypedDocumentString<CreditsOverviewQuery, CreditsOverviewQueryVariables>;
 export const CreditLedgerDocument = /* @__PURE__ */ new TypedDocumentString("fragment LedgerEntry on CreditTransaction { amount balanceAfter createdAt id ref type } query CreditLedger($after: String, $before: String, $first: Int, $last: Int) { creditTransactions(first: $first, after: $after, last: $last, before: $before) { edges { node { ...LedgerEntry } } pageInfo { endCursor hasNextPage hasPreviousPage startCursor } } }", {"hash":"sha256:d31ab5ca6b35a9cf8118d8627d1d657f6c52be51bcd335ac87058bf6e225f638"}) as unknown as TypedDocumentString<CreditLedgerQuery, CreditLedgerQueryVariables>;
 export const BuyCreditsDocument = /* @__PURE__ */ new TypedDocumentString("mutation BuyCredits($packageId: ID!, $successPath: String!) { createCreditCheckout( packageId: $packageId uiMode: HOSTED successPath: $successPath ) { ... on HostedCreditCheckout { sessionId url } } }", {"hash":"sha256:f25b62d398c5ba0bacc001cbce069022f1087f39faf0bc7cecb67dd940b770c9"}) as unknown as TypedDocumentString<BuyCreditsMutation, BuyCreditsMutationVariables>;
+export const DashboardReleaseDocument = /* @__PURE__ */ new TypedDocumentString("fragment DashboardDeliveryStatus on ReleaseDeliveryStatus { aggregateStatus fallback fallbackReason stores { ...DashboardStoreRow } } fragment DashboardStoreRow on StoreDeliveryStatus { statusText storeId storeName urlInStore } query DashboardRelease($id: ID!) { distributionStores { stores { name requiresPartnerApproval storeId } } release(id: $id) { aggregateStatus artists { name position } coverThumbnail(size: 320) { url } id primaryArtistName releaseMetadata { audioLanguage clineOwner clineYear genre label plineOwner plineYear releaseDate subGenre titleVersion } sandboxSample status submittedAt title trackMetadata { explicitFlag isrc title titleVersion } tracks { explicit isrc position title titleVersion } upc } releaseStatus(releaseId: $id) { ...DashboardDeliveryStatus } }", {"hash":"sha256:c24f0f103f8f1ad83066de95b8e695feba85dead5d565bfd1b62d1cc79f6b960"}) as unknown as TypedDocumentString<DashboardReleaseQuery, DashboardReleaseQueryVariables>;
+export const DashboardReleaseStatusDocument = /* @__PURE__ */ new TypedDocumentString("fragment DashboardDeliveryStatus on ReleaseDeliveryStatus { aggregateStatus fallback fallbackReason stores { ...DashboardStoreRow } } fragment DashboardStoreRow on StoreDeliveryStatus { statusText storeId storeName urlInStore } query DashboardReleaseStatus($releaseId: ID!) { releaseStatus(releaseId: $releaseId) { ...DashboardDeliveryStatus } }", {"hash":"sha256:c79d575a090b3920b1ab8b3106d37daa00c5af3f4af097feb074acbeaf343970"}) as unknown as TypedDocumentString<DashboardReleaseStatusQuery, DashboardReleaseStatusQueryVariables>;
+export const DashboardAddStoresDocument = /* @__PURE__ */ new TypedDocumentString("mutation DashboardAddStores($releaseId: ID!, $storeIds: [StoreKey!]!) { distributeRelease(input: {releaseId: $releaseId, storeIds: $storeIds}) { queuedStoreIds skippedStoreIds { reason storeId storeName } } }", {"hash":"sha256:dbc6ce9fafb68656b6a3f034bc675349e7da3cdd910d5c80bda1bfa7439cc80e"}) as unknown as TypedDocumentString<DashboardAddStoresMutation, DashboardAddStoresMutationVariables>;
+export const DashboardTakeDownDocument = /* @__PURE__ */ new TypedDocumentString("mutation DashboardTakeDown($releaseId: ID!, $storeIds: [StoreKey!]) { takedownRelease(input: {releaseId: $releaseId, storeIds: $storeIds}) { requestedStoreIds skippedStoreIds { reason storeId storeName } } }", {"hash":"sha256:58f176c72c320635562138373284c4accb2db4f8127b294d4e589a4bb52ac66d"}) as unknown as TypedDocumentString<DashboardTakeDownMutation, DashboardTakeDownMutationVariables>;
+export const DashboardReleasesDocument = /* @__PURE__ */ new TypedDocumentString("query DashboardReleases($after: String, $before: String, $first: Int, $last: Int, $search: String) { releasesConnection( search: $search first: $first after: $after last: $last before: $before ) { edges { node { aggregateStatus coverThumbnail(size: 64) { url } id primaryArtistName status storeCounts { failed inDelivery live takenDown total } submittedAt title } } pageInfo { endCursor hasNextPage hasPreviousPage startCursor } } }", {"hash":"sha256:d770967025661245e111cd17c52ed4f0f527fd29345c3d304e199983a45ac668"}) as unknown as TypedDocumentString<DashboardReleasesQuery, DashboardReleasesQueryVariables>;
 export const StreamsReleaseChoicesDocument = /* @__PURE__ */ new TypedDocumentString("query StreamsReleaseChoices { releasesConnection(first: 100) { edges { node { id primaryArtistName title } } pageInfo { hasNextPage } } }", {"hash":"sha256:ec16b58428b4f1ee0260b3e52d137394fe29507cc98a618160945ebdef151b40"}) as unknown as TypedDocumentString<StreamsReleaseChoicesQuery, StreamsReleaseChoicesQueryVariables>;
 export const AccountStreamsDocument = /* @__PURE__ */ new TypedDocumentString("query AccountStreams($from: String, $to: String) { performanceSummary( fromDate: $from toDate: $to topStoresLimit: 10 topReleasesLimit: 1 ) { freshness { ingestedThrough } fromDate kpis { avgDailyStreams periodChangePct totalStreams } metrics { eventDate streamsCount } storeSeries(limit: 5) { days { streamsCount } storeId storeName total } toDate topCountries(limit: 10) { country name total } topStores { id name total } } }", {"hash":"sha256:42f09fccdd175ccc3e8776d2c2e96a9cb62e74c9a4031a1be743a4ffffd91ce2"}) as unknown as TypedDocumentString<AccountStreamsQuery, AccountStreamsQueryVariables>;
 export const ReleaseStreamsDocument = /* @__PURE__ */ new TypedDocumentString("query ReleaseStreams($from: String, $id: ID!, $to: String) { release(id: $id) { id primaryArtistName title } releasePerformance(releaseId: $id, fromDate: $from, toDate: $to) { distributors { id name total } freshness { ingestedThrough } fromDate kpis { avgDailyStreams periodChangePct totalStreams } metrics { eventDate streamsCount } source storeSeries(limit: 5) { days { streamsCount } storeId storeName total } toDate topCountries(limit: 10) { country name total } } }", {"hash":"sha256:4fbbd4078c32fbe23866b2f85dfad032381f16f138d41e48b2244d9820ddc594"}) as unknown as TypedDocumentString<ReleaseStreamsQuery, ReleaseStreamsQueryVariables>;

@@ -25,3 +25,12 @@ export function statusChip(status: AggregateStatus | string): HTMLSpanElement {
     known?.label ?? status,
   );
 }
+
+/** A draft has no AggregateStatus yet: its chip says Draft, in words as the others do. */
+export const draftChip = (): HTMLSpanElement =>
+  h(
+    'span',
+    { class: 'chip chip-draft', 'data-status': 'DRAFT' },
+    h('span', { class: 'chip-shape', 'aria-hidden': 'true' }, '◌'),
+    'Draft',
+  );

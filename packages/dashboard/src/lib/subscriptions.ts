@@ -32,9 +32,14 @@ const FORBIDDEN = 4403;
 /**
  * GraphQL subscriptions over graphql-ws on this origin's `/graphql` (the CSP's `connect-src 'self'`
  * covers ws: and wss: of the same host), with the session's token in `connectionParams`. Reconnects
- * with backoff after a dropped socket, never after a refused token.
+ * with backoff after a dropped socket, never after a refused token. `onConnected` is called each time
+ * the socket is up (the first time, and after each reconnection), before the subscriptions resume.
  */
-export function createSubscriptions(options: { token: string; path: string }): Subscriptions {
+export function createSubscriptions(options: {
+  token: string;
+  path: string;
+  onConnected?: () => void;
+}): Subscriptions {
   let client: Client | undefined;
   const socket = () => {
     client ??= createClient({
@@ -43,6 +48,7 @@ export function createSubscriptions(options: { token: string; path: string }): S
       connectionParams: { authorization: `Bearer ${options.token}` },
       retryAttempts: 5,
       shouldRetry: (event) => isCloseEvent(event) && event.code !== FORBIDDEN,
+      on: { connected: () => options.onConnected?.() },
     });
     return client;
   };
