@@ -27,9 +27,9 @@ function stringifyResponse(response: JSONRPCResponse): string {
   const result = response.result as ToolCallResult | undefined;
   const structured = isRecord(result) ? result[STRUCTURED_JSON] : undefined;
   if (structured === undefined || response.error) return JSON.stringify(response);
-  const { structuredContent: _, ...rest } = result as ToolCallResult;
-  const resultJson = `${JSON.stringify(rest).slice(0, -1)},"structuredContent":${structured}}`;
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${resultJson}}`;
+  // What JSON.stringify writes for { jsonrpc, id, result: { content, structuredContent } }: the value's
+  // text once escaped in content[0].text and once as it is (toolCallResult makes no other key).
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`;
 }
 
 /** The body of an answer: what JSON.stringify would write, without serialising a tool's value twice. */

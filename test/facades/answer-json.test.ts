@@ -18,6 +18,8 @@ describe('agent answers serialise a tool value once', () => {
   it.each(values.map((value) => [JSON.stringify(value), value]))('%s', (_, value) => {
     const response = createJSONRPCSuccessResponse(7, toolCallResult(value));
     const text = stringifyAnswer(response);
+    // Byte for byte what JSON.stringify writes (the symbol-keyed text is invisible to it).
+    expect(text).toBe(JSON.stringify(response));
     expect(JSON.parse(text)).toEqual(plain(response));
     const parsed = JSON.parse(text);
     expect(JSON.parse(parsed.result.content[0].text)).toEqual(value);
