@@ -27,7 +27,7 @@ import { restRoutes } from '../facades/rest/routes/index.ts';
 import { stringifyAnswer } from '../facades/rpc/answer-json.ts';
 import { compileTools } from '../facades/rpc/registry.ts';
 import { agentResources, compileResources } from '../facades/rpc/resources.ts';
-import { createRpcServer } from '../facades/rpc/server.ts';
+import { answerMessage, createRpcServer } from '../facades/rpc/server.ts';
 import { agentTools, documentedAliases } from '../facades/rpc/tools/index.ts';
 import { authenticate } from '../schema/context.ts';
 import { prepareOperation, runOperation } from '../schema/execute.ts';
@@ -143,13 +143,14 @@ try {
     body: undefined,
     get: () => undefined,
   } as unknown as Request;
-  const rpc = createRpcServer({
+  const surface = {
     app: services,
     tools: compileTools(agentTools, documentedAliases),
     resources: compileResources(agentResources),
-  });
+  };
+  const rpc = createRpcServer(surface);
   const toolMessage = JSON.parse(toolBody) as object;
-  const sample = await rpc.receive(toolMessage as never, {
+  const sample = await answerMessage(surface, rpc, toolMessage, {
     principal: await authenticate(services, account.token),
     requestId: 'bench',
   });
@@ -182,7 +183,7 @@ try {
     },
     'agent tools/call dispatch': async () => {
       const principal = await authenticate(services, account.token);
-      const answer = await rpc.receive(toolMessage as never, { principal, requestId: 'bench' });
+      const answer = await answerMessage(surface, rpc, toolMessage, { principal, requestId: 'bench' });
       if (!answer || 'error' in answer || (answer.result as { isError?: boolean }).isError) {
         throw new Error(JSON.stringify(answer));
       }

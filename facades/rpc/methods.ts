@@ -1,4 +1,10 @@
-import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCServer } from 'json-rpc-2.0';
+import {
+  createJSONRPCErrorResponse,
+  JSONRPCErrorException,
+  type JSONRPCID,
+  type JSONRPCResponse,
+  type JSONRPCServer,
+} from 'json-rpc-2.0';
 import type { z } from 'zod';
 import { authenticate, type ClientInfo } from '../../schema/context.ts';
 import type { AppServices } from '../../schema/services.ts';
@@ -58,7 +64,7 @@ function issueDetails(issues: z.core.$ZodIssue[]): { path: string; message: stri
   );
 }
 
-async function callTool(surface: AgentSurface, params: unknown, call: CallParams) {
+export async function callTool(surface: AgentSurface, params: unknown, call: CallParams) {
   if (!isObject(params) || typeof params.name !== 'string') {
     throw invalidParams('tools/call needs params.name (a tool name) and params.arguments (an object).', [
       { path: 'name', message: 'required string' },
@@ -184,16 +190,29 @@ export function registerMethods(server: JSONRPCServer<CallParams>, surface: Agen
     try {
       return await next(request, call);
     } catch (error) {
-      let rpc = rpcErrorFromThrown(error, call.requestId);
-      if (!rpc) {
-        surface.app.logger.error(
-          { err: error, requestId: call.requestId, method: request.method },
-          'unexpected error in agent call',
-        );
-        rpc = unexpectedError(call.requestId);
-      }
-      if (request.id === undefined) return null;
-      return createJSONRPCErrorResponse(request.id, rpc.code, rpc.message, rpc.data);
+      return errorAnswer(surface, request, call, error);
     }
   });
+}
+
+/**
+ * The answer to a method that threw: our errors mapped to their JSON-RPC codes, anything else logged
+ * and answered as an unexpected error; a notification (no id) gets none.
+ */
+export function errorAnswer(
+  surface: AgentSurface,
+  request: { id?: JSONRPCID | undefined; method: string },
+  call: CallParams,
+  error: unknown,
+): JSONRPCResponse | null {
+  let rpc = rpcErrorFromThrown(error, call.requestId);
+  if (!rpc) {
+    surface.app.logger.error(
+      { err: error, requestId: call.requestId, method: request.method },
+      'unexpected error in agent call',
+    );
+    rpc = unexpectedError(call.requestId);
+  }
+  if (request.id === undefined) return null;
+  return createJSONRPCErrorResponse(request.id, rpc.code, rpc.message, rpc.data);
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
   createJSONRPCErrorResponse,
+  createJSONRPCSuccessResponse,
   type JSONRPCRequest,
   type JSONRPCResponse,
   JSONRPCServer,
@@ -22,7 +23,14 @@ import {
   rpcErrorFromAppError,
   unexpectedError,
 } from './errors.ts';
-import { type AgentSurface, type CallParams, isObject, registerMethods } from './methods.ts';
+import {
+  type AgentSurface,
+  type CallParams,
+  callTool,
+  errorAnswer,
+  isObject,
+  registerMethods,
+} from './methods.ts';
 import { agentMetrics } from './metrics.ts';
 import { isSupportedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.ts';
 
@@ -52,7 +60,33 @@ const hasValidId = (message: Record<string, unknown>) =>
   typeof message.id === 'string' ||
   typeof message.id === 'number';
 
-async function answer(
+/** A well-formed `tools/call` request that expects an answer (its id a string or a number). */
+const isToolCall = (message: Record<string, unknown>): message is { id: string | number; params: unknown } =>
+  message.jsonrpc === '2.0' &&
+  message.method === 'tools/call' &&
+  message.result === undefined &&
+  message.error === undefined &&
+  (typeof message.id === 'string' || typeof message.id === 'number');
+
+/**
+ * `tools/call`, nearly every message an agent sends, goes straight to the tool, with the answer the
+ * library's dispatch would give (its middleware and method wrappers cost a promise chain per call).
+ */
+async function answerToolCall(
+  surface: AgentSurface,
+  message: { id: string | number; params: unknown },
+  call: CallParams,
+): Promise<JSONRPCResponse | null> {
+  try {
+    return createJSONRPCSuccessResponse(message.id, await callTool(surface, message.params, call));
+  } catch (error) {
+    return errorAnswer(surface, { id: message.id, method: 'tools/call' }, call, error);
+  }
+}
+
+/** The answer to one message of a request (null for a notification or a client's reply). */
+export async function answerMessage(
+  surface: AgentSurface,
   server: JSONRPCServer<CallParams>,
   message: unknown,
   call: CallParams,
@@ -65,6 +99,7 @@ async function answer(
     );
   }
   if (isClientReply(message)) return null;
+  if (isToolCall(message)) return answerToolCall(surface, message, call);
   return server.receive(message as unknown as JSONRPCRequest, call);
 }
 
@@ -144,7 +179,7 @@ export function rpcHandler(surface: AgentSurface, server: JSONRPCServer<CallPara
         const message = messages[i];
         // Each message of a batch is timed on its own; a single one from the request's arrival.
         const startedAt = i === 0 ? (res.locals.startedAt as number | undefined) : performance.now();
-        const response = await answer(server, message, call);
+        const response = await answerMessage(surface, server, message, call);
         const failed = measure.countAnswer(response);
         measure.operationOf(message).observe(startedAt ?? performance.now(), failed);
         if (response) responses.push(withRequestId(response, requestId));
