@@ -108,6 +108,12 @@ async function sendObject(
   headers: Record<string, string>,
 ): Promise<void> {
   const body = await app.storage.get(key);
+  // A client that left while the object was being opened: pipeline would refuse the closed response
+  // (throwing) and the open file would wait for the garbage collector to close it.
+  if (res.destroyed) {
+    body.destroy();
+    return;
+  }
   res.setHeader('Content-Type', info.contentType);
   res.setHeader('Content-Length', String(info.size));
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
