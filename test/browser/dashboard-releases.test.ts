@@ -11,8 +11,10 @@ import { launchChromium, screenshot } from '../support/browser.ts';
 import {
   cspViolations,
   expectAccessible,
+  expectKeyboardReach,
   expectNoSidewaysScroll,
   signInPage,
+  tabStops,
   watchOrigin,
 } from '../support/dashboard.ts';
 import {
@@ -182,30 +184,14 @@ describe('dashboard: Releases', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.reload();
     await expect.poll(() => rows().count()).toBe(20);
-    const reached: { text: string; outline: string }[] = [];
-    for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Tab');
-      const focused = await page.evaluate(() => {
-        const element = document.activeElement as HTMLElement | null;
-        if (!element || element === document.body) return null;
-        const style = getComputedStyle(element);
-        return {
-          text: (
-            element.getAttribute('aria-label') ||
-            element.textContent ||
-            element.id ||
-            element.tagName
-          ).trim(),
-          outline: `${style.outlineStyle} ${style.outlineWidth}`,
-        };
-      });
-      if (!focused) break;
-      reached.push(focused);
-    }
-    const texts = reached.map((r) => r.text);
-    for (const control of ['Releases', 'release-search', 'Search', 'Sketches', 'Release 59', 'Next'])
-      expect(texts, control).toContain(control);
-    for (const { text, outline } of reached) expect(outline, text).toMatch(/^solid [1-9]/);
+    expectKeyboardReach(await tabStops(page, 40), [
+      'Releases',
+      'release-search',
+      'Search',
+      'Sketches',
+      'Release 59',
+      'Next',
+    ]);
   });
 
   it('fits 360 px without sideways scrolling, each release a card', async () => {

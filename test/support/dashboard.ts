@@ -133,3 +133,46 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(widths.document, 'the document is wider than the viewport').toBeLessThanOrEqual(widths.viewport);
   expect(widths.body, 'the body is wider than the viewport').toBeLessThanOrEqual(widths.viewport);
 }
+
+/** One place Tab reached: the names a reader might know it by, and its focus outline. */
+export interface TabStop {
+  /** Its aria-label, its label's first text and whole text, its text, value, id and tag, as present. */
+  names: string[];
+  outline: string;
+}
+
+/** Presses Tab up to `max` times from where the focus is, recording each control it reaches. */
+export async function tabStops(page: Page, max: number): Promise<TabStop[]> {
+  const stops: TabStop[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return null; // past the page's last control
+      const style = getComputedStyle(element);
+      const label = element.closest('label');
+      const names = [
+        element.getAttribute('aria-label'),
+        label?.firstChild?.textContent,
+        label?.textContent,
+        element.textContent,
+        element.getAttribute('value'),
+        element.id,
+        element.tagName,
+      ]
+        .map((name) => name?.trim())
+        .filter((name): name is string => Boolean(name));
+      return { names, outline: `${style.outlineStyle} ${style.outlineWidth}` };
+    });
+    if (!stop) break;
+    stops.push(stop);
+  }
+  return stops;
+}
+
+/** Every control in `controls` was reached by Tab, and every stop showed a solid focus outline. */
+export function expectKeyboardReach(stops: readonly TabStop[], controls: readonly string[]): void {
+  const names = stops.flatMap((stop) => stop.names);
+  for (const control of controls) expect(names, control).toContain(control);
+  for (const stop of stops) expect(stop.outline, stop.names[0]).toMatch(/^solid [1-9]/);
+}
