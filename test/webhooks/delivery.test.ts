@@ -1,5 +1,5 @@
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DUPLICATE_WINDOW_SECONDS,
   dispatchEvent,
@@ -21,33 +21,22 @@ import {
   LOOPBACK_OK,
   outboundFor,
   publishedEvent,
-  type Receiver,
-  startReceiver,
   tableResolver,
   testSecretKey,
+  useReceiver,
   useWebhookOrm,
 } from './harness.ts';
 
 const orm = useWebhookOrm();
 const secretKey = testSecretKey();
 const clock = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
-let receiver: Receiver;
-let outbound: OutboundClient;
+const hooks = useReceiver();
 let pathCounter = 0;
 
-beforeAll(async () => {
-  receiver = await startReceiver();
-  outbound = outboundFor(receiver);
-});
-afterAll(async () => {
-  await outbound?.close();
-  await receiver?.close();
-});
-
-const deps = () => ({ outbound, secretKey, now: clock.now(), timeoutSeconds: 5 });
+const deps = () => ({ outbound: hooks.outbound, secretKey, now: clock.now(), timeoutSeconds: 5 });
 
 /** Sends everything due now, until nothing is left due. */
-async function drain(client = outbound): Promise<void> {
+async function drain(client = hooks.outbound): Promise<void> {
   for (;;) {
     const result = await sendDueWebhooks(orm().em.fork(), { ...deps(), outbound: client }, 50);
     if (result.claimed === 0) return;
@@ -58,11 +47,11 @@ async function drain(client = outbound): Promise<void> {
 async function setup(input: { eventTypes?: string[]; statuses?: number[] } = {}) {
   const { accountId } = await accountWithToken(orm().em.fork());
   const path = `/hook/${++pathCounter}`;
-  if (input.statuses) receiver.respond(path, input.statuses);
+  if (input.statuses) hooks.receiver.respond(path, input.statuses);
   const { endpoint, secret } = await createEndpoint(
     orm().em.fork(),
     accountId,
-    { url: receiver.url(path), eventTypes: input.eventTypes },
+    { url: hooks.receiver.url(path), eventTypes: input.eventTypes },
     { policy: LOOPBACK_OK, resolver: tableResolver({ 'hooks.test': '127.0.0.1' }), secretKey },
   );
   return { accountId, endpointId: endpoint.id, secret, path };
@@ -85,7 +74,7 @@ describe('webhook delivery', () => {
     const event = publishedEvent(accountId);
     expect(await dispatchEvent(orm().em.fork(), event, clock.now())).toEqual({ queued: 1, suppressed: 0 });
     await drain();
-    const [request] = receiver.at(path);
+    const [request] = hooks.receiver.at(path);
     expect(request).toBeDefined();
     const { headers, body } = request!;
     expect(request!.method).toBe('POST');
@@ -131,8 +120,8 @@ describe('webhook delivery', () => {
       suppressed: 0,
     });
     await drain();
-    expect(receiver.at(first.path).map((r) => r.headers['x-svc-event'])).toEqual(['release.approved']);
-    expect(receiver.at(second.path)).toHaveLength(0);
+    expect(hooks.receiver.at(first.path).map((r) => r.headers['x-svc-event'])).toEqual(['release.approved']);
+    expect(hooks.receiver.at(second.path)).toHaveLength(0);
   });
 
   it('retries twice with backoff: fails twice, then delivered on the 3rd attempt', async () => {
@@ -151,7 +140,7 @@ describe('webhook delivery', () => {
     );
     clock.advance(RETRY_BACKOFF_SECONDS[0] - 1);
     await drain();
-    expect(receiver.at(path)).toHaveLength(1);
+    expect(hooks.receiver.at(path)).toHaveLength(1);
     clock.advance(1);
     await drain();
     [delivery] = await deliveriesOf(endpointId);
@@ -165,7 +154,7 @@ describe('webhook delivery', () => {
       responseStatus: 204,
       lastError: null,
     });
-    const requests = receiver.at(path);
+    const requests = hooks.receiver.at(path);
     expect(requests).toHaveLength(3);
     expect(requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3']);
     expect(new Set(requests.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set([delivery!.id]));
@@ -188,7 +177,7 @@ describe('webhook delivery', () => {
       nextAttemptAt: null,
       responseStatus: 500,
     });
-    expect(receiver.at(path)).toHaveLength(3);
+    expect(hooks.receiver.at(path)).toHaveLength(3);
     expect((await endpointOf(accountId)).failureCount).toBe(1);
 
     // Nothing listens on port 1: connection refused is a failure like any other.
@@ -219,11 +208,11 @@ describe('webhook delivery', () => {
       await drain();
     }
     expect((await endpointOf(accountId)).failureCount).toBe(5);
-    receiver.respond(path, [200]);
+    hooks.receiver.respond(path, [200]);
     await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
     await drain();
     expect((await endpointOf(accountId)).failureCount).toBe(0);
-    receiver.respond(path, [500]);
+    hooks.receiver.respond(path, [500]);
     for (const event of events) await dispatchEvent(orm().em.fork(), event, clock.now());
     // Events 1-5 were already dispatched to this endpoint: the fan-out is idempotent per event.
     const fresh = Array.from({ length: 5 }, () => publishedEvent(accountId));
@@ -236,7 +225,7 @@ describe('webhook delivery', () => {
     expect(endpoint.failureCount).toBe(20);
     expect(endpoint.active).toBe(false);
     expect(endpoint.disabledAt).toEqual(clock.now());
-    const before = receiver.at(path).length;
+    const before = hooks.receiver.at(path).length;
     expect(before).toBe(5 * 3 + 1 + 20 * 3);
 
     expect(await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now())).toEqual({
@@ -245,14 +234,14 @@ describe('webhook delivery', () => {
     });
     clock.advance(3600);
     await drain();
-    expect(receiver.at(path)).toHaveLength(before);
+    expect(hooks.receiver.at(path)).toHaveLength(before);
 
     endpoint = await updateEndpoint(orm().em.fork(), accountId, endpointId, { active: true });
     expect(endpoint).toMatchObject({ active: true, failureCount: 0, disabledAt: null });
-    receiver.respond(path, [200]);
+    hooks.receiver.respond(path, [200]);
     await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
     await drain();
-    expect(receiver.at(path)).toHaveLength(before + 1);
+    expect(hooks.receiver.at(path)).toHaveLength(before + 1);
   });
 
   it('closes due retries of a disabled endpoint without sending them', async () => {
@@ -265,7 +254,7 @@ describe('webhook delivery', () => {
     const [delivery] = await deliveriesOf(endpointId);
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
     expect(delivery!.lastError).toContain('disabled');
-    expect(receiver.at(path)).toHaveLength(1);
+    expect(hooks.receiver.at(path)).toHaveLength(1);
     expect((await endpointOf(accountId)).failureCount).toBe(0);
   });
 
@@ -285,13 +274,13 @@ describe('webhook delivery', () => {
     expect(await dispatchEvent(orm().em.fork(), moved, clock.now())).toEqual({ queued: 1, suppressed: 0 });
     expect(await dispatchEvent(orm().em.fork(), other, clock.now())).toEqual({ queued: 1, suppressed: 0 });
     await drain();
-    expect(receiver.at(path)).toHaveLength(3);
+    expect(hooks.receiver.at(path)).toHaveLength(3);
     // 6 hours after the first was received, the identical event goes out again.
     clock.advance(DUPLICATE_WINDOW_SECONDS - 3600 + 1);
     const later = publishedEvent(accountId, { releaseId, occurredAt: clock.now() });
     expect(await dispatchEvent(orm().em.fork(), later, clock.now())).toEqual({ queued: 1, suppressed: 0 });
     await drain();
-    expect(receiver.at(path)).toHaveLength(4);
+    expect(hooks.receiver.at(path)).toHaveLength(4);
     const statuses = (await deliveriesOf(endpointId)).map((d) => d.status);
     expect(statuses).toEqual(['succeeded', 'suppressed', 'succeeded', 'succeeded', 'succeeded']);
   });
@@ -304,7 +293,7 @@ describe('webhook delivery', () => {
       clock.advance(step);
       await drain();
     }
-    receiver.respond(path, [200]);
+    hooks.receiver.respond(path, [200]);
     const again = publishedEvent(accountId, { releaseId });
     expect(await dispatchEvent(orm().em.fork(), again, clock.now())).toEqual({ queued: 1, suppressed: 0 });
   });
@@ -346,13 +335,13 @@ describe('webhook delivery', () => {
     ).catch((e: unknown) => e);
     expect((wrongEndpoint as AppError).code).toBe('webhook_delivery_not_found');
 
-    receiver.respond(path, [200]);
+    hooks.receiver.respond(path, [200]);
     const reset = await redeliverWebhook(orm().em.fork(), accountId, endpointId, logged!.id, clock.now());
     expect(reset).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
     await drain();
     const [after] = await listWebhookDeliveries(orm().em.fork(), accountId, endpointId);
     expect(after).toMatchObject({ id: logged!.id, status: 'succeeded', attempts: 1, responseStatus: 200 });
-    const requests = receiver.at(path);
+    const requests = hooks.receiver.at(path);
     expect(requests).toHaveLength(4);
     expect(requests[3]!.headers['x-svc-delivery']).toBe(logged!.id);
     expect(await verify(secret, requests[3]!.body, String(requests[3]!.headers['x-svc-signature']))).toBe(
@@ -365,7 +354,7 @@ describe('webhook delivery', () => {
     // evil.test first resolves to an address the policy treats as public (the test seam), then to 10.x.
     const table: Record<string, string> = { 'evil.test': '127.0.0.1' };
     const strict = { allowPrivate: false, allowAddresses: ['127.0.0.1'] };
-    const url = `https://evil.test:${receiver.port}/evil`;
+    const url = `https://evil.test:${hooks.receiver.port}/evil`;
     const { endpoint } = await createEndpoint(
       orm().em.fork(),
       accountId,
@@ -373,7 +362,7 @@ describe('webhook delivery', () => {
       { policy: strict, resolver: tableResolver(table), secretKey },
     );
     table['evil.test'] = '10.0.0.7';
-    const client = outboundFor(receiver, { policy: strict, resolver: tableResolver(table) });
+    const client = outboundFor(hooks.receiver, { policy: strict, resolver: tableResolver(table) });
     try {
       await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
       await drain(client);
@@ -381,7 +370,7 @@ describe('webhook delivery', () => {
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
       expect(delivery!.lastError).toContain('url_not_allowed');
       expect(delivery!.lastError).toContain('10.0.0.7');
-      expect(receiver.at('/evil')).toHaveLength(0);
+      expect(hooks.receiver.at('/evil')).toHaveLength(0);
     } finally {
       await client.close();
     }
@@ -390,7 +379,7 @@ describe('webhook delivery', () => {
 
 describe('webhook sender (pipeline)', () => {
   /** Runs a worker with `concurrency` in flight until `done` holds. */
-  async function runWorker(concurrency: number, done: () => Promise<boolean>, client = outbound) {
+  async function runWorker(concurrency: number, done: () => Promise<boolean>, client = hooks.outbound) {
     const logger = createLogger('silent');
     const stop = startWebhookSender({
       orm: orm(),
@@ -415,20 +404,20 @@ describe('webhook sender (pipeline)', () => {
       queued: 300,
       suppressed: 0,
     });
-    const connectionsBefore = receiver.connections();
+    const connectionsBefore = hooks.receiver.connections();
     // As the server composes it: at most WEBHOOK_CONCURRENCY connections to one receiver.
-    const bounded = outboundFor(receiver, { connectionsPerOrigin: 8 });
+    const bounded = outboundFor(hooks.receiver, { connectionsPerOrigin: 8 });
     await runWorker(
       8,
       async () => (await deliveriesOf(endpointId)).every((d) => d.status === 'succeeded'),
       bounded,
     );
     await bounded.close();
-    const hits = receiver.at(path);
+    const hits = hooks.receiver.at(path);
     expect(new Set(hits.map((hit) => String(hit.headers['x-svc-delivery']))).size).toBe(300);
     expect(hits).toHaveLength(300);
     // Connections are kept alive and reused: at most one per slot, not one per delivery.
-    expect(receiver.connections() - connectionsBefore).toBeLessThanOrEqual(8);
+    expect(hooks.receiver.connections() - connectionsBefore).toBeLessThanOrEqual(8);
     for (const hit of hits.slice(0, 20)) {
       expect(await verify(secret, hit.body, String(hit.headers['x-svc-signature']))).toBe(true);
     }
@@ -468,7 +457,7 @@ describe('webhook sender (pipeline)', () => {
       request: async (url, options) => {
         sending++;
         await gate;
-        return outbound.request(url, options);
+        return hooks.outbound.request(url, options);
       },
       close: async () => {},
     };
@@ -490,7 +479,7 @@ describe('webhook sender (pipeline)', () => {
     const stopped = stop();
     open();
     await stopped;
-    expect(receiver.at(path)).toHaveLength(1);
+    expect(hooks.receiver.at(path)).toHaveLength(1);
     const rows = await deliveriesOf(endpointId);
     expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(1);
     const pending = rows.filter((d) => d.status === 'pending');

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll } from 'vitest';
 import { createEndpoint } from '../../src/domains/webhooks/endpoints.ts';
 import type { PublishedEvent } from '../../src/platform/events/pubsub.ts';
 import {
@@ -132,6 +133,35 @@ export function outboundFor(
 }
 
 export const testSecretKey = () => randomBytes(32);
+
+/**
+ * A receiver and an outbound client that trusts it, for a whole test file: started before its tests,
+ * closed after them.
+ */
+export function useReceiver(): { readonly receiver: Receiver; readonly outbound: OutboundClient } {
+  let receiver: Receiver | undefined;
+  let outbound: OutboundClient | undefined;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    outbound = outboundFor(receiver);
+  });
+  afterAll(async () => {
+    await outbound?.close();
+    await receiver?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useReceiver: read in a test, after beforeAll');
+    return value;
+  };
+  return {
+    get receiver() {
+      return started(receiver);
+    },
+    get outbound() {
+      return started(outbound);
+    },
+  };
+}
 
 /** A new account with one endpoint on the receiver at `path` (its secret sealed with `secretKey`). */
 export async function accountWithEndpoint(

@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchEvent } from '../../src/domains/webhooks/dispatch.ts';
 import { rotateEndpointSecret } from '../../src/domains/webhooks/rotation.ts';
 import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { startWebhookSender } from '../../src/domains/webhooks/sender.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { AppError } from '../../src/platform/errors.ts';
-import type { OutboundClient } from '../../src/platform/http/index.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { open } from '../../src/platform/secret-box.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { until } from '../support/wait.ts';
 import {
   accountWithEndpoint,
-  outboundFor,
   publishedEvent,
   type ReceivedRequest,
-  type Receiver,
-  startReceiver,
   testSecretKey,
+  useReceiver,
   useWebhookOrm,
 } from './harness.ts';
 import { legacyVerifies, standardVerifies } from './receivers.ts';
@@ -26,32 +23,26 @@ const orm = useWebhookOrm();
 const secretKey = testSecretKey();
 // The grace window is judged on this clock; the signatures' timestamps stay on the wall clock.
 const clock = new ManualClock(new Date());
-let receiver: Receiver;
-let outbound: OutboundClient;
+const hooks = useReceiver();
 let pathCounter = 0;
 
-beforeAll(async () => {
-  receiver = await startReceiver();
-  outbound = outboundFor(receiver);
-});
-afterAll(async () => {
-  await outbound?.close();
-  await receiver?.close();
-});
-
-const setup = () => accountWithEndpoint(orm(), receiver, `/rotation/${++pathCounter}`, secretKey);
+const setup = () => accountWithEndpoint(orm(), hooks.receiver, `/rotation/${++pathCounter}`, secretKey);
 
 const rotate = (accountId: string, endpointId: string, graceSeconds?: number) =>
   rotateEndpointSecret(orm().em.fork(), accountId, endpointId, { graceSeconds, secretKey, now: clock.now() });
 
 /** Dispatches `count` events to the account's endpoints and sends them; returns what the receiver got. */
 async function deliver(accountId: string, path: string, count = 3): Promise<ReceivedRequest[]> {
-  const before = receiver.at(path).length;
+  const before = hooks.receiver.at(path).length;
   for (let n = 0; n < count; n++) {
     await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
   }
-  await sendDueWebhooks(orm().em.fork(), { outbound, secretKey, now: clock.now(), timeoutSeconds: 5 }, 50);
-  const hits = receiver.at(path).slice(before);
+  await sendDueWebhooks(
+    orm().em.fork(),
+    { outbound: hooks.outbound, secretKey, now: clock.now(), timeoutSeconds: 5 },
+    50,
+  );
+  const hits = hooks.receiver.at(path).slice(before);
   expect(hits).toHaveLength(count);
   return hits;
 }
@@ -96,8 +87,12 @@ describe('secret rotation with a grace window', () => {
     const { secret: newSecret } = await rotate(accountId, endpointId, 60);
     await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
     clock.advance(60);
-    await sendDueWebhooks(orm().em.fork(), { outbound, secretKey, now: clock.now(), timeoutSeconds: 5 }, 50);
-    const [hit] = receiver.at(path);
+    await sendDueWebhooks(
+      orm().em.fork(),
+      { outbound: hooks.outbound, secretKey, now: clock.now(), timeoutSeconds: 5 },
+      50,
+    );
+    const [hit] = hooks.receiver.at(path);
     expect(standardVerifies(newSecret, hit!)).toBe(true);
     expect(standardVerifies(oldSecret, hit!)).toBe(false);
   });
@@ -108,7 +103,7 @@ describe('secret rotation with a grace window', () => {
     await dispatchEvent(orm().em.fork(), publishedEvent(accountId), clock.now());
     const stop = startWebhookSender({
       orm: orm(),
-      outbound,
+      outbound: hooks.outbound,
       secretKey,
       clock,
       logger: createLogger('silent'),
@@ -116,11 +111,11 @@ describe('secret rotation with a grace window', () => {
       concurrency: 2,
     });
     try {
-      await until(() => receiver.at(path).length === 1, 10_000);
+      await until(() => hooks.receiver.at(path).length === 1, 10_000);
     } finally {
       await stop();
     }
-    const [hit] = receiver.at(path);
+    const [hit] = hooks.receiver.at(path);
     expect(standardVerifies(oldSecret, hit!)).toBe(true);
     expect(standardVerifies(newSecret, hit!)).toBe(true);
   });

@@ -1,43 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchEvent } from '../../src/domains/webhooks/dispatch.ts';
 import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { signTimestamped } from '../../src/domains/webhooks/signature.ts';
 import { WebhookEndpoint } from '../../src/domains/webhooks/webhook-endpoint.entity.ts';
-import type { OutboundClient } from '../../src/platform/http/index.ts';
 import { seal } from '../../src/platform/secret-box.ts';
-import {
-  accountWithEndpoint,
-  outboundFor,
-  publishedEvent,
-  type Receiver,
-  startReceiver,
-  testSecretKey,
-  useWebhookOrm,
-} from './harness.ts';
+import { accountWithEndpoint, publishedEvent, testSecretKey, useReceiver, useWebhookOrm } from './harness.ts';
 import { asStandardBase64, legacyVerifies, standardVerifies } from './receivers.ts';
 
 const orm = useWebhookOrm();
 const secretKey = testSecretKey();
-let receiver: Receiver;
-let outbound: OutboundClient;
+const hooks = useReceiver();
 let pathCounter = 0;
 
-beforeAll(async () => {
-  receiver = await startReceiver();
-  outbound = outboundFor(receiver);
-});
-afterAll(async () => {
-  await outbound?.close();
-  await receiver?.close();
-});
-
-const setup = () => accountWithEndpoint(orm(), receiver, `/standard/${++pathCounter}`, secretKey);
+const setup = () => accountWithEndpoint(orm(), hooks.receiver, `/standard/${++pathCounter}`, secretKey);
 
 async function deliverOne(accountId: string, path: string) {
   await dispatchEvent(orm().em.fork(), publishedEvent(accountId), new Date());
-  await sendDueWebhooks(orm().em.fork(), { outbound, secretKey, now: new Date(), timeoutSeconds: 5 }, 50);
-  const hits = receiver.at(path);
+  await sendDueWebhooks(
+    orm().em.fork(),
+    { outbound: hooks.outbound, secretKey, now: new Date(), timeoutSeconds: 5 },
+    50,
+  );
+  const hits = hooks.receiver.at(path);
   expect(hits.length).toBeGreaterThan(0);
   return hits.at(-1)!;
 }
