@@ -37,7 +37,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { uploadAssets, validSubmission } from '../test/support/releases.ts';
 import { type Measurement, measureHttp, measureInterleaved, printTable } from './support/measure.ts';
-import { benchApp, startChild } from './support/servers.ts';
+import { benchApp, profileArguments, startChild } from './support/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /** `BENCH_PARTS=http` or `in-process` runs one half alone (default: both). */
@@ -52,7 +52,8 @@ const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(rele
 
 const bench = await benchApp('tributary_bench_hot_paths', { credits: 1000 });
 const { app, account, orm } = bench;
-const bare = await startChild('bench/support/bare-express.ts', {}, /listening on (\S+)/);
+// Profiled beside the service with BENCH_CPU_PROF (each process writes its own file).
+const bare = await startChild('bench/support/bare-express.ts', {}, /listening on (\S+)/, profileArguments());
 const auth = { authorization: `Bearer ${account.token}` };
 
 // Closed at the end: the in-process services' timers would keep the process alive.

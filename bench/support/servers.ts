@@ -51,6 +51,13 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_CPU_PROF=<dir>: a server started with these writes its CPU profile there when it stops (node
+ * refuses the flag in NODE_OPTIONS, so it goes on the command line).
+ */
+export const profileArguments = (): string[] =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
 /** Runs a script under the same Node as the bench and waits for the line announcing its URL. */
 export async function startChild(
   script: string,
@@ -101,9 +108,7 @@ export async function startServer(
       ...env,
     },
     /"url":"([^"]+)"/,
-    // BENCH_CPU_PROF=<dir>: the server writes its CPU profile there when it stops (node refuses the
-    // flag in NODE_OPTIONS).
-    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    profileArguments(),
   );
 }
 
