@@ -52,14 +52,23 @@ function startProcess(
   return Object.assign(child, { output, done });
 }
 
-/** Starts the CLI under a pseudo-terminal (util-linux's script): stdout is a TTY, as in a terminal. */
+/**
+ * Starts the CLI under a pseudo-terminal (util-linux's script): stdout is a TTY, as in a terminal, of
+ * TERMINAL_COLUMNS columns. The width is set on the terminal itself before the CLI starts: without a
+ * terminal of its own, script leaves the size unset, and what the CLI reads then depends on timing
+ * (cli-progress cuts each line to the width it sees, 80 columns when it sees none).
+ */
 export function startCliInTerminal(
   args: string[],
   env: Record<string, string>,
 ): ChildProcess & { output: CliRun; done: Promise<CliRun> } {
   const command = [process.execPath, ...NODE_ARGS, ...args].map((word) => `'${word}'`).join(' ');
-  return startProcess('script', ['-q', '-e', '-c', command, '/dev/null'], { COLUMNS: '120', ...env });
+  const sized = `stty cols ${TERMINAL_COLUMNS} rows 40 && exec ${command}`;
+  return startProcess('script', ['-q', '-e', '-c', sized, '/dev/null'], env);
 }
+
+/** Wide enough for an upload's bar line (name, bar, percentage, bytes, rate and ETA: about 115). */
+const TERMINAL_COLUMNS = 160;
 
 /** Runs the CLI to its end. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
