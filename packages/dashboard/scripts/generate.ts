@@ -9,10 +9,10 @@
  * With --check, writes nothing and exits 1 when a committed file differs or is missing (CI's drift check).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from '@graphql-codegen/cli';
 import { preset as clientPreset } from '@graphql-codegen/client-preset';
+import { writeOrCheckGeneratedFolder } from '../../client/scripts/generated-folder.ts';
 
 const packageDir = path.resolve(import.meta.dirname, '..');
 const repositoryDir = path.resolve(packageDir, '../..');
@@ -96,20 +96,6 @@ function checkManifest(manifest: Record<string, string>): void {
   }
 }
 
-function listFiles(dir: string, prefix = ''): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) =>
-    entry.isDirectory()
-      ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
-      : [`${prefix}${entry.name}`],
-  );
-}
-
 let files: Record<string, string>;
 try {
   files = await graphqlFiles();
@@ -124,31 +110,4 @@ try {
   process.exit(1);
 }
 
-if (process.argv.includes('--check')) {
-  const stale = Object.entries(files)
-    .filter(([name, content]) => {
-      try {
-        return readFileSync(path.join(generatedDir, name), 'utf8') !== content;
-      } catch {
-        return true;
-      }
-    })
-    .map(([name]) => name);
-  const extra = listFiles(generatedDir).filter((name) => !(name in files));
-  if (stale.length > 0 || extra.length > 0) {
-    for (const name of stale) console.error(`packages/dashboard/src/generated/${name} is stale`);
-    for (const name of extra)
-      console.error(`packages/dashboard/src/generated/${name} is no longer generated`);
-    console.error(`run \`${REGENERATE}\` and commit the result.`);
-    process.exit(1);
-  }
-  console.log(`packages/dashboard/src/generated is up to date (${Object.keys(files).length} files)`);
-} else {
-  rmSync(generatedDir, { recursive: true, force: true });
-  for (const [name, content] of Object.entries(files)) {
-    const target = path.join(generatedDir, name);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
-  console.log(`wrote packages/dashboard/src/generated (${Object.keys(files).length} files)`);
-}
+writeOrCheckGeneratedFolder(repositoryDir, 'packages/dashboard/src/generated', files, REGENERATE);
