@@ -155,6 +155,16 @@ export type StreamsReleaseChoicesQueryVariables = Exact<{ [key: string]: never; 
 
 export type StreamsReleaseChoicesQuery = { releasesConnection: { edges: Array<{ node: { id: string, title: string | null, primaryArtistName: string | null } }>, pageInfo: { hasNextPage: boolean } } };
 
+export type StreamsKpisFragment = { totalStreams: number, avgDailyStreams: number, periodChangePct: number | null };
+
+export type StreamsDayFragment = { eventDate: string, streamsCount: number };
+
+export type StreamsStoreSeriesFragment = { storeId: number | null, storeName: string, total: number, days: Array<{ streamsCount: number }> };
+
+export type StreamsStoreTotalFragment = { id: number, name: string, total: number };
+
+export type StreamsCountryTotalFragment = { country: string, name: string, total: number };
+
 export type AccountStreamsQueryVariables = Exact<{
   from?: string | null | undefined;
   to?: string | null | undefined;
@@ -231,6 +241,43 @@ export const DashboardDeliveryStatusFragmentDoc = /* @__PURE__ */ new TypedDocum
   statusText
   urlInStore
 }`, {"fragmentName":"DashboardDeliveryStatus"}) as unknown as TypedDocumentString<DashboardDeliveryStatusFragment, unknown>;
+export const StreamsKpisFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment StreamsKpis on PerformanceKpis {
+  totalStreams
+  avgDailyStreams
+  periodChangePct
+}
+    `, {"fragmentName":"StreamsKpis"}) as unknown as TypedDocumentString<StreamsKpisFragment, unknown>;
+export const StreamsDayFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment StreamsDay on DailyStreams {
+  eventDate
+  streamsCount
+}
+    `, {"fragmentName":"StreamsDay"}) as unknown as TypedDocumentString<StreamsDayFragment, unknown>;
+export const StreamsStoreSeriesFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment StreamsStoreSeries on StoreDailySeries {
+  storeId
+  storeName
+  total
+  days {
+    streamsCount
+  }
+}
+    `, {"fragmentName":"StreamsStoreSeries"}) as unknown as TypedDocumentString<StreamsStoreSeriesFragment, unknown>;
+export const StreamsStoreTotalFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment StreamsStoreTotal on StoreStreams {
+  id
+  name
+  total
+}
+    `, {"fragmentName":"StreamsStoreTotal"}) as unknown as TypedDocumentString<StreamsStoreTotalFragment, unknown>;
+export const StreamsCountryTotalFragmentDoc = /* @__PURE__ */ new TypedDocumentString(`
+    fragment StreamsCountryTotal on CountryStreams {
+  country
+  name
+  total
+}
+    `, {"fragmentName":"StreamsCountryTotal"}) as unknown as TypedDocumentString<StreamsCountryTotalFragment, unknown>;
 export const DashboardReleaseEventsDocument = /* @__PURE__ */ new TypedDocumentString("fragment DashboardEventStore on EventStoreStatus { statusText storeId storeName urlInStore } subscription DashboardReleaseEvents($after: String, $releaseId: ID) { releaseEvents(releaseId: $releaseId, after: $after) { __typename cursor id occurredAt releaseId status test title type ... on ReleaseStatusChanged { previousStatus storeStatuses { ...DashboardEventStore } } ... on ReleaseStoresAdded { storeStatuses { ...DashboardEventStore } } ... on ReleaseTakedownCompleted { storeStatuses { ...DashboardEventStore } } } }", {"hash":"sha256:58a6064acf5ddaa90ae832859040d9121de0e49d6f208de03f50840b181cdd71"}) as unknown as TypedDocumentString<DashboardReleaseEventsSubscription, DashboardReleaseEventsSubscriptionVariables>;
 export const CreditsOverviewDocument = /* @__PURE__ */ new TypedDocumentString("query CreditsOverview { credits(transactionLimit: 0) { balance updatedAt } pricing { bundles { credits discountPercent packageId priceUsd tag } currency } }", {"hash":"sha256:91f26b2a8549b20dedce180ed35ab70324990b32b6649ac8a1b6e781ede0c428"}) as unknown as TypedDocumentString<CreditsOverviewQuery, CreditsOverviewQueryVariables>;
 export const CreditLedgerDocument = /* @__PURE__ */ new TypedDocumentString("fragment LedgerEntry on CreditTransaction { amount balanceAfter createdAt id ref type } query CreditLedger($after: String, $before: String, $first: Int, $last: Int) { creditTransactions(first: $first, after: $after, last: $last, before: $before) { edges { node { ...LedgerEntry } } pageInfo { endCursor hasNextPage hasPreviousPage startCursor } } }", {"hash":"sha256:d31ab5ca6b35a9cf8118d8627d1d657f6c52be51bcd335ac87058bf6e225f638"}) as unknown as TypedDocumentString<CreditLedgerQuery, CreditLedgerQueryVariables>;
@@ -241,5 +288,5 @@ export const DashboardAddStoresDocument = /* @__PURE__ */ new TypedDocumentStrin
 export const DashboardTakeDownDocument = /* @__PURE__ */ new TypedDocumentString("mutation DashboardTakeDown($releaseId: ID!, $storeIds: [StoreKey!]) { takedownRelease(input: {releaseId: $releaseId, storeIds: $storeIds}) { requestedStoreIds skippedStoreIds { reason storeId storeName } } }", {"hash":"sha256:58f176c72c320635562138373284c4accb2db4f8127b294d4e589a4bb52ac66d"}) as unknown as TypedDocumentString<DashboardTakeDownMutation, DashboardTakeDownMutationVariables>;
 export const DashboardReleasesDocument = /* @__PURE__ */ new TypedDocumentString("query DashboardReleases($after: String, $before: String, $first: Int, $last: Int, $search: String) { releasesConnection( search: $search first: $first after: $after last: $last before: $before ) { edges { node { aggregateStatus coverThumbnail(size: 64) { url } id primaryArtistName status storeCounts { failed inDelivery live takenDown total } submittedAt title } } pageInfo { endCursor hasNextPage hasPreviousPage startCursor } } }", {"hash":"sha256:d770967025661245e111cd17c52ed4f0f527fd29345c3d304e199983a45ac668"}) as unknown as TypedDocumentString<DashboardReleasesQuery, DashboardReleasesQueryVariables>;
 export const StreamsReleaseChoicesDocument = /* @__PURE__ */ new TypedDocumentString("query StreamsReleaseChoices { releasesConnection(first: 100) { edges { node { id primaryArtistName title } } pageInfo { hasNextPage } } }", {"hash":"sha256:ec16b58428b4f1ee0260b3e52d137394fe29507cc98a618160945ebdef151b40"}) as unknown as TypedDocumentString<StreamsReleaseChoicesQuery, StreamsReleaseChoicesQueryVariables>;
-export const AccountStreamsDocument = /* @__PURE__ */ new TypedDocumentString("query AccountStreams($from: String, $to: String) { performanceSummary( fromDate: $from toDate: $to topStoresLimit: 10 topReleasesLimit: 1 ) { freshness { ingestedThrough } fromDate kpis { avgDailyStreams periodChangePct totalStreams } metrics { eventDate streamsCount } storeSeries(limit: 5) { days { streamsCount } storeId storeName total } toDate topCountries(limit: 10) { country name total } topStores { id name total } } }", {"hash":"sha256:42f09fccdd175ccc3e8776d2c2e96a9cb62e74c9a4031a1be743a4ffffd91ce2"}) as unknown as TypedDocumentString<AccountStreamsQuery, AccountStreamsQueryVariables>;
-export const ReleaseStreamsDocument = /* @__PURE__ */ new TypedDocumentString("query ReleaseStreams($from: String, $id: ID!, $to: String) { release(id: $id) { id primaryArtistName title } releasePerformance(releaseId: $id, fromDate: $from, toDate: $to) { distributors { id name total } freshness { ingestedThrough } fromDate kpis { avgDailyStreams periodChangePct totalStreams } metrics { eventDate streamsCount } source storeSeries(limit: 5) { days { streamsCount } storeId storeName total } toDate topCountries(limit: 10) { country name total } } }", {"hash":"sha256:4fbbd4078c32fbe23866b2f85dfad032381f16f138d41e48b2244d9820ddc594"}) as unknown as TypedDocumentString<ReleaseStreamsQuery, ReleaseStreamsQueryVariables>;
+export const AccountStreamsDocument = /* @__PURE__ */ new TypedDocumentString("fragment StreamsCountryTotal on CountryStreams { country name total } fragment StreamsDay on DailyStreams { eventDate streamsCount } fragment StreamsKpis on PerformanceKpis { avgDailyStreams periodChangePct totalStreams } fragment StreamsStoreSeries on StoreDailySeries { days { streamsCount } storeId storeName total } fragment StreamsStoreTotal on StoreStreams { id name total } query AccountStreams($from: String, $to: String) { performanceSummary( fromDate: $from toDate: $to topStoresLimit: 10 topReleasesLimit: 1 ) { freshness { ingestedThrough } fromDate kpis { ...StreamsKpis } metrics { ...StreamsDay } storeSeries(limit: 5) { ...StreamsStoreSeries } toDate topCountries(limit: 10) { ...StreamsCountryTotal } topStores { ...StreamsStoreTotal } } }", {"hash":"sha256:b1b09bea21b1af57fa581b1523669de0895c390f56f61cc61f134f42cc2266c8"}) as unknown as TypedDocumentString<AccountStreamsQuery, AccountStreamsQueryVariables>;
+export const ReleaseStreamsDocument = /* @__PURE__ */ new TypedDocumentString("fragment StreamsCountryTotal on CountryStreams { country name total } fragment StreamsDay on DailyStreams { eventDate streamsCount } fragment StreamsKpis on PerformanceKpis { avgDailyStreams periodChangePct totalStreams } fragment StreamsStoreSeries on StoreDailySeries { days { streamsCount } storeId storeName total } fragment StreamsStoreTotal on StoreStreams { id name total } query ReleaseStreams($from: String, $id: ID!, $to: String) { release(id: $id) { id primaryArtistName title } releasePerformance(releaseId: $id, fromDate: $from, toDate: $to) { distributors { ...StreamsStoreTotal } freshness { ingestedThrough } fromDate kpis { ...StreamsKpis } metrics { ...StreamsDay } source storeSeries(limit: 5) { ...StreamsStoreSeries } toDate topCountries(limit: 10) { ...StreamsCountryTotal } } }", {"hash":"sha256:b65e8ecad648257afc890342f2e3d36a29a2f3ba382a0de5660a0afd8000306c"}) as unknown as TypedDocumentString<ReleaseStreamsQuery, ReleaseStreamsQueryVariables>;
