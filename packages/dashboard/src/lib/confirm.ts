@@ -1,17 +1,20 @@
 import { type Child, h } from './dom.ts';
 
-/**
- * Asks before an action with consequences: a modal `<dialog>` (focus moves into it, Escape cancels)
- * with a heading, what will happen, and two buttons; Cancel has the focus first, so Enter alone never
- * confirms. Answers true when the person confirmed. Focus goes back to where it was.
- */
-export function confirmAction(options: {
+/** What a confirmation asks: its heading, what will happen, and the confirm button's label. */
+export interface Confirmation {
   title: string;
   consequences: Child[];
   confirmLabel: string;
   /** An action that cannot be undone: the confirm button says so by its style too. */
   destructive?: boolean;
-}): Promise<boolean> {
+}
+
+/**
+ * Asks before an action with consequences: a modal `<dialog>` (focus moves into it, Escape cancels)
+ * with a heading, what will happen, and two buttons; Cancel has the focus first, so Enter alone never
+ * confirms. Answers true when the person confirmed. Focus goes back to where it was.
+ */
+export function confirmAction(options: Confirmation): Promise<boolean> {
   const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const cancel = h('button', { type: 'submit', value: 'cancel', class: 'secondary' }, 'Cancel');
   const confirm = h(

@@ -1,8 +1,7 @@
 import { DashboardAddStoresDocument, type DashboardReleaseQuery } from '../../generated/graphql.ts';
-import { clearError, showError, showNotice } from '../../lib/alerts.ts';
 import type { Api } from '../../lib/api.ts';
-import { confirmAction } from '../../lib/confirm.ts';
 import { h } from '../../lib/dom.ts';
+import { runConfirmedStoreAction } from './confirmed-store-action.ts';
 import { skippedText, storeChoice, storeList } from './store-choice.ts';
 import { isFailure, type StoreRow } from './store-table.ts';
 
@@ -37,38 +36,32 @@ export function addStoresSection(options: {
     const storeIds = choice.chosen();
     if (storeIds.length === 0) return choice.complain('Choose at least one store to add.');
     const names = storeIds.map((id) => options.catalog.find((s) => s.storeId === id)?.name ?? `Store ${id}`);
-    const confirmed = await confirmAction({
-      title: `Add ${storeIds.length === 1 ? 'one store' : `${storeIds.length} stores`}?`,
-      consequences: [
-        h('p', {}, `“${options.title}” will be sent to ${storeList(names)}.`),
-        h(
-          'p',
-          {},
-          'Each store inspects the release before it goes live there; the table below follows it store by store.',
-        ),
-      ],
-      confirmLabel: storeIds.length === 1 ? 'Add the store' : `Add ${storeIds.length} stores`,
+    await runConfirmedStoreAction({
+      confirmation: {
+        title: `Add ${storeIds.length === 1 ? 'one store' : `${storeIds.length} stores`}?`,
+        consequences: [
+          h('p', {}, `“${options.title}” will be sent to ${storeList(names)}.`),
+          h(
+            'p',
+            {},
+            'Each store inspects the release before it goes live there; the table below follows it store by store.',
+          ),
+        ],
+        confirmLabel: storeIds.length === 1 ? 'Add the store' : `Add ${storeIds.length} stores`,
+      },
+      button,
+      act: async () => {
+        const { distributeRelease: result } = await options.api.mutate(DashboardAddStoresDocument, {
+          releaseId: options.releaseId,
+          storeIds,
+        });
+        const queued = result.queuedStoreIds.map(
+          (id) => options.catalog.find((s) => s.storeId === id)?.name ?? `Store ${id}`,
+        );
+        return `${queued.length > 0 ? `Queued for ${storeList(queued)}.` : 'No store was added.'}${skippedText(result.skippedStoreIds)}`;
+      },
+      onDone: options.onDone,
     });
-    if (!confirmed) return;
-    button.disabled = true;
-    clearError();
-    try {
-      const { distributeRelease: result } = await options.api.mutate(DashboardAddStoresDocument, {
-        releaseId: options.releaseId,
-        storeIds,
-      });
-      const queued = result.queuedStoreIds.map(
-        (id) => options.catalog.find((s) => s.storeId === id)?.name ?? `Store ${id}`,
-      );
-      showNotice(
-        `${queued.length > 0 ? `Queued for ${storeList(queued)}.` : 'No store was added.'}${skippedText(result.skippedStoreIds)}`,
-      );
-      await options.onDone();
-    } catch (error) {
-      showError(error);
-    } finally {
-      button.disabled = false;
-    }
   });
   return {
     element: h(

@@ -1,8 +1,7 @@
 import { DashboardTakeDownDocument } from '../../generated/graphql.ts';
-import { clearError, showError, showNotice } from '../../lib/alerts.ts';
 import type { Api } from '../../lib/api.ts';
-import { confirmAction } from '../../lib/confirm.ts';
 import { h } from '../../lib/dom.ts';
+import { runConfirmedStoreAction } from './confirmed-store-action.ts';
 import { skippedText, storeChoice, storeList } from './store-choice.ts';
 import { isActive, type StoreRow } from './store-table.ts';
 
@@ -50,48 +49,42 @@ export function takeDownSection(options: {
     const names = (chosen ?? active.map((row) => row.storeId)).map(
       (id) => active.find((row) => row.storeId === id)?.storeName ?? `Store ${id}`,
     );
-    const confirmed = await confirmAction({
-      title: chosen
-        ? `Take “${options.title}” down from ${storeList(names)}?`
-        : `Take “${options.title}” down from every store?`,
-      consequences: [
-        h(
-          'p',
-          {},
-          `${chosen ? storeList(names) : `All ${names.length === 1 ? 'one store' : `${names.length} stores`} (${storeList(names)})`} will remove the release: it stops streaming and selling there, and its store links stop working.`,
-        ),
-        h(
-          'p',
-          {},
-          h('strong', {}, 'This cannot be undone.'),
-          ' Each store confirms over the next delivery steps; to be in a store again later, add it again as a new delivery.',
-        ),
-      ],
-      confirmLabel: chosen
-        ? `Take down from ${chosen.length === 1 ? 'this store' : `${chosen.length} stores`}`
-        : 'Take down everywhere',
-      destructive: true,
+    await runConfirmedStoreAction({
+      confirmation: {
+        title: chosen
+          ? `Take “${options.title}” down from ${storeList(names)}?`
+          : `Take “${options.title}” down from every store?`,
+        consequences: [
+          h(
+            'p',
+            {},
+            `${chosen ? storeList(names) : `All ${names.length === 1 ? 'one store' : `${names.length} stores`} (${storeList(names)})`} will remove the release: it stops streaming and selling there, and its store links stop working.`,
+          ),
+          h(
+            'p',
+            {},
+            h('strong', {}, 'This cannot be undone.'),
+            ' Each store confirms over the next delivery steps; to be in a store again later, add it again as a new delivery.',
+          ),
+        ],
+        confirmLabel: chosen
+          ? `Take down from ${chosen.length === 1 ? 'this store' : `${chosen.length} stores`}`
+          : 'Take down everywhere',
+        destructive: true,
+      },
+      button,
+      act: async () => {
+        const { takedownRelease: result } = await options.api.mutate(DashboardTakeDownDocument, {
+          releaseId: options.releaseId,
+          storeIds: chosen,
+        });
+        const requested = result.requestedStoreIds.map(
+          (id) => active.find((row) => row.storeId === id)?.storeName ?? `Store ${id}`,
+        );
+        return `${requested.length > 0 ? `Takedown requested from ${storeList(requested)}.` : 'No takedown was requested.'}${skippedText(result.skippedStoreIds)}`;
+      },
+      onDone: options.onDone,
     });
-    if (!confirmed) return;
-    button.disabled = true;
-    clearError();
-    try {
-      const { takedownRelease: result } = await options.api.mutate(DashboardTakeDownDocument, {
-        releaseId: options.releaseId,
-        storeIds: chosen,
-      });
-      const requested = result.requestedStoreIds.map(
-        (id) => active.find((row) => row.storeId === id)?.storeName ?? `Store ${id}`,
-      );
-      showNotice(
-        `${requested.length > 0 ? `Takedown requested from ${storeList(requested)}.` : 'No takedown was requested.'}${skippedText(result.skippedStoreIds)}`,
-      );
-      await options.onDone();
-    } catch (error) {
-      showError(error);
-    } finally {
-      button.disabled = false;
-    }
   });
   return {
     element: h(
