@@ -7,30 +7,25 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { rolldown } from 'rolldown';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { grantCredits } from '../../src/domains/credits/grant-credits.ts';
 import { useTestApp } from '../support/app.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
 import {
-  cspViolations,
   expectAccessible,
   expectKeyboardReach,
-  expectNoSidewaysScroll,
+  expectPhoneLayout,
   signInPage,
   tabStops,
+  useDashboardPage,
   watchOrigin,
 } from '../support/dashboard.ts';
 import { graphql } from '../support/http.ts';
 import { accountWithPassword } from '../support/oauth.ts';
 
 const app = useTestApp();
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let origin: ReturnType<typeof watchOrigin>;
-let refused: string[];
+const { browser, page, origin, expectStayedOnOrigin, atPhoneWidth } = useDashboardPage(app);
 let account: { id: string; email: string; password: string };
 
 /** 60 grants of 1, 2, … 60 credits: the ledger's newest move is +60, the balance 1,830. */
@@ -38,39 +33,30 @@ const MOVES = 60;
 const BALANCE = (MOVES * (MOVES + 1)) / 2;
 
 beforeAll(async () => {
-  browser = await launchChromium();
   account = await accountWithPassword(app().em(), 'credits.page@example.com');
   for (let amount = 1; amount <= MOVES; amount++)
     await grantCredits(app().em(), { accountId: account.id, credits: amount, ref: `test:${amount}` });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  origin = watchOrigin(context, new URL(app().url).origin);
-  page = await context.newPage();
-  refused = cspViolations(page);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-const rows = () => page.locator('#ledger tbody tr');
+const rows = () => page().locator('#ledger tbody tr');
 const firstAmount = () => rows().first().locator('td[data-label="Credits"]').textContent();
 
 describe('dashboard: Credits', () => {
   it('signs in from the page and comes back to it: the balance and the newest ledger page', async () => {
-    await signInPage(page, app().url, account);
-    await expect.poll(() => page.locator('#balance').textContent()).toBe(BALANCE.toLocaleString('en-US'));
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Credits');
+    await signInPage(page(), app().url, account);
+    await expect.poll(() => page().locator('#balance').textContent()).toBe(BALANCE.toLocaleString('en-US'));
+    expect(await page().getByRole('heading', { level: 1 }).textContent()).toBe('Credits');
     await expect.poll(() => rows().count()).toBe(20);
     expect(await firstAmount()).toBe('+60');
     expect(await rows().first().locator('td[data-label="Balance after"]').textContent()).toBe('1,830');
     expect(await rows().first().locator('td[data-label="Reference"]').textContent()).toBe('test:60');
-    expect(await page.getByRole('link', { name: 'Credits' }).getAttribute('aria-current')).toBe('page');
-    await screenshot(page, 'dashboard-credits');
+    expect(await page().getByRole('link', { name: 'Credits' }).getAttribute('aria-current')).toBe('page');
+    await screenshot(page(), 'dashboard-credits');
   });
 
   it('pages through the 60 moves with Next and Previous', async () => {
-    const next = page.getByRole('button', { name: 'Next' });
-    const previous = page.getByRole('button', { name: 'Previous' });
+    const next = page().getByRole('button', { name: 'Next' });
+    const previous = page().getByRole('button', { name: 'Previous' });
     expect(await previous.isDisabled()).toBe(true);
     await next.click();
     await expect.poll(firstAmount).toBe('+40');
@@ -78,7 +64,7 @@ describe('dashboard: Credits', () => {
     await expect.poll(firstAmount).toBe('+20');
     expect(await rows().last().locator('td[data-label="Credits"]').textContent()).toBe('+1');
     await expect.poll(() => next.isDisabled()).toBe(true);
-    expect(await page.locator('nav.pager').textContent()).toContain('Page 3');
+    expect(await page().locator('nav.pager').textContent()).toContain('Page 3');
     await previous.click();
     await expect.poll(firstAmount).toBe('+40');
     await previous.click();
@@ -88,11 +74,11 @@ describe('dashboard: Credits', () => {
   });
 
   it('has no serious or critical accessibility violation, and every control is reached by Tab with a visible focus', async () => {
-    await expectAccessible(page);
+    await expectAccessible(page());
     // From the top of a fresh page: Tab walks the controls in order.
-    await page.reload();
+    await page().reload();
     await expect.poll(() => rows().count()).toBe(20);
-    expectKeyboardReach(await tabStops(page, 30), [
+    expectKeyboardReach(await tabStops(page(), 30), [
       'Skip to the page',
       'Releases',
       'Streams',
@@ -105,60 +91,56 @@ describe('dashboard: Credits', () => {
   });
 
   it('fits 360 px without sideways scrolling, the ledger as cards', async () => {
-    await page.setViewportSize({ width: 360, height: 780 });
-    await page.reload();
-    await expect.poll(() => rows().count()).toBe(20);
-    await expectNoSidewaysScroll(page);
-    expect(
-      await page.locator('#ledger thead').evaluate((head) => head.getBoundingClientRect().height),
-    ).toBeLessThanOrEqual(1);
-    await expectAccessible(page);
-    await screenshot(page, 'dashboard-credits-360');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth(async () => {
+      await page().reload();
+      await expect.poll(() => rows().count()).toBe(20);
+      await expectPhoneLayout(page(), '#ledger', 'dashboard-credits-360');
+    });
   });
 
   it('buys credits in the sandbox checkout and shows the new balance on return', async () => {
-    await page.reload();
+    await page().reload();
     await expect.poll(() => rows().count()).toBe(20);
-    await page.getByLabel(/^25 credits for/).check();
-    await page.getByRole('button', { name: 'Buy credits' }).click();
-    await page.waitForURL(/\/sandbox\/checkout\//);
-    expect(await page.locator('#credits').textContent()).toContain('25 credits');
-    await page.locator('#pay').click();
-    await page.waitForURL(`${app().url}/dashboard/credits**`);
+    await page()
+      .getByLabel(/^25 credits for/)
+      .check();
+    await page().getByRole('button', { name: 'Buy credits' }).click();
+    await page().waitForURL(/\/sandbox\/checkout\//);
+    expect(await page().locator('#credits').textContent()).toContain('25 credits');
+    await page().locator('#pay').click();
+    await page().waitForURL(`${app().url}/dashboard/credits**`);
     await expect
-      .poll(() => page.locator('#notice').textContent())
+      .poll(() => page().locator('#notice').textContent())
       .toBe('25 credits added: your balance is 1,855.');
-    await expect.poll(() => page.locator('#balance').textContent()).toBe('1,855');
+    await expect.poll(() => page().locator('#balance').textContent()).toBe('1,855');
     await expect.poll(firstAmount).toBe('+25');
     expect(await rows().first().locator('td[data-label="What"]').textContent()).toBe('Purchase');
-    expect(new URL(page.url()).search).toBe('');
-    await screenshot(page, 'dashboard-credits-bought');
+    expect(new URL(page().url()).search).toBe('');
+    await screenshot(page(), 'dashboard-credits-bought');
   });
 
   it('made no request to another origin and met no policy refusal', async () => {
-    origin.check();
-    expect(origin.count()).toBeGreaterThan(10);
-    expect(refused).toEqual([]);
+    expectStayedOnOrigin();
+    expect(origin().count()).toBeGreaterThan(10);
   });
 
   it('signs out from the dashboard: its token stops working, and signing in again comes back', async () => {
-    const token = await page.evaluate(
+    const token = await page().evaluate(
       () =>
         (JSON.parse(document.getElementById('dashboard-boot')?.textContent ?? '{}') as { token: string })
           .token,
     );
     expect((await graphql(app().url, '{ me { email } }', undefined, token)).status).toBe(200);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${app().url}/settings/sign-in?next=%2Fdashboard`);
+    await page().getByRole('button', { name: 'Sign out' }).click();
+    await page().waitForURL(`${app().url}/settings/sign-in?next=%2Fdashboard`);
     expect((await graphql(app().url, '{ me { email } }', undefined, token)).status).toBe(401);
-    expect(await page.title()).toBe('Sign in to your dashboard · Tributary');
+    expect(await page().title()).toBe('Sign in to your dashboard · Tributary');
   });
 });
 
 describe('dashboard: the policy and WebSockets', () => {
   it('connect-src self lets the page open a WebSocket to its own /graphql and refuses another origin’s', async () => {
-    const other = await browser.newContext();
+    const other = await browser().newContext();
     const sockets = watchOrigin(other, new URL(app().url).origin);
     const tab = await other.newPage();
     await signInPage(tab, app().url, account);
@@ -224,7 +206,7 @@ async function toolkitScript(modules: Record<string, string>): Promise<string> {
 
 describe('dashboard: the shared toolkit in a page', () => {
   it('status chips say each AggregateStatus in words, readable in light and dark; not found is said', async () => {
-    const tab = await browser.newPage();
+    const tab = await browser().newPage();
     await signInPage(tab, app().url, account);
     await expect.poll(() => tab.locator('#ledger tbody tr').count()).toBeGreaterThan(0);
     // Evaluated like axe (the page's policy refuses injected scripts), into the signed-in page.

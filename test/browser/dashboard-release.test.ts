@@ -6,21 +6,20 @@
  * refuses nothing it needs. Screenshots go to test-artefacts/.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   instructSandbox,
   setSandboxOffline,
 } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { useTestApp } from '../support/app.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
 import {
-  cspViolations,
   expectAccessible,
   expectKeyboardReach,
-  expectNoSidewaysScroll,
+  expectPhoneLayout,
   signInPage,
   tabStops,
+  useDashboardPage,
   watchOrigin,
 } from '../support/dashboard.ts';
 import {
@@ -34,37 +33,24 @@ import {
 import type { Assets } from '../support/releases.ts';
 
 const app = useTestApp({ SANDBOX_STEP_SECONDS: '1' }, { background: true });
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let origin: ReturnType<typeof watchOrigin>;
-let refused: string[];
+const { browser, page, origin, expectStayedOnOrigin, atPhoneWidth } = useDashboardPage(app);
 let artist: Artist;
 let assets: Assets;
 let releaseId: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
   artist = await artistAccount(app().em(), 'release.page@example.com', 20);
   assets = await assetsOf(app().url, artist);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  origin = watchOrigin(context, new URL(app().url).origin);
-  page = await context.newPage();
-  refused = cspViolations(page);
-  await signInPage(page, app().url, artist, '/dashboard/releases');
+  await signInPage(page(), app().url, artist, '/dashboard/releases');
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-});
-
 const row = (store: string) =>
-  page.locator('#stores tbody tr', { has: page.getByRole('rowheader', { name: store }) });
+  page().locator('#stores tbody tr', { has: page().getByRole('rowheader', { name: store }) });
 const statusOf = (store: string) => row(store).locator('td[data-label="Status"]').textContent();
 
 /** Each store's status texts as the page showed them, in order, recorded in the page as they change. */
 async function recordStatuses(): Promise<() => Promise<Record<string, string[]>>> {
-  await page.evaluate(() => {
+  await page().evaluate(() => {
     const seen: Record<string, string[]> = {};
     const read = () => {
       for (const tr of document.querySelectorAll('#stores tbody tr')) {
@@ -81,7 +67,7 @@ async function recordStatuses(): Promise<() => Promise<Record<string, string[]>>
     });
     (globalThis as unknown as { seen: typeof seen }).seen = seen;
   });
-  return () => page.evaluate(() => (globalThis as unknown as { seen: Record<string, string[]> }).seen);
+  return () => page().evaluate(() => (globalThis as unknown as { seen: Record<string, string[]> }).seen);
 }
 
 describe('dashboard: a release, live', () => {
@@ -97,15 +83,15 @@ describe('dashboard: a release, live', () => {
         action: 'reject',
         reason: 'The cover art is blurry.',
       });
-      await page.goto(`${app().url}/dashboard/releases/${releaseId}`);
+      await page().goto(`${app().url}/dashboard/releases/${releaseId}`);
       await expect.poll(() => statusOf('Spotify')).toBe('Queued');
     } finally {
       await setSandboxOffline(app().em(), false);
     }
-    const navigations = countNavigations(page);
+    const navigations = countNavigations(page());
     const history = await recordStatuses();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Harbour Lights');
-    expect(await page.title()).toBe('Harbour Lights · Tributary');
+    expect(await page().getByRole('heading', { level: 1 }).textContent()).toBe('Harbour Lights');
+    expect(await page().title()).toBe('Harbour Lights · Tributary');
     await expect.poll(() => statusOf('Apple Music'), { timeout: 15_000 }).toBe('Live');
     await expect.poll(() => statusOf('Spotify')).toBe('Live');
 
@@ -121,27 +107,27 @@ describe('dashboard: a release, live', () => {
     const open = row('Spotify').getByRole('link', { name: /^Open in store/ });
     expect(await open.getAttribute('href')).toBe(`https://spotify.sandbox.example/release/${releaseId}`);
     expect(await open.getAttribute('target')).toBe('_blank');
-    expect(await page.locator('#release-status').textContent()).toBe('●Live');
+    expect(await page().locator('#release-status').textContent()).toBe('●Live');
     await expect
-      .poll(() => page.locator('#store-updates').textContent())
+      .poll(() => page().locator('#store-updates').textContent())
       .toMatch(/^Spotify, Apple Music: Live\. \(/);
-    expect(await page.locator('#store-updates').getAttribute('aria-live')).toBe('polite');
+    expect(await page().locator('#store-updates').getAttribute('aria-live')).toBe('polite');
     // The facts and the tracks the API holds.
-    const facts = await page.locator('dl.facts').textContent();
+    const facts = await page().locator('dl.facts').textContent();
     expect(facts).toMatch(/UPC\d{12,13}/);
     expect(facts).toContain('LabelHarbor Light Records');
-    expect(await page.locator('#tracks tbody td[data-label="ISRC"]').textContent()).toMatch(
+    expect(await page().locator('#tracks tbody td[data-label="ISRC"]').textContent()).toMatch(
       /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/,
     );
-    expect(await page.getByRole('link', { name: 'Streams of this release' }).getAttribute('href')).toBe(
+    expect(await page().getByRole('link', { name: 'Streams of this release' }).getAttribute('href')).toBe(
       `/dashboard/streams?release=${releaseId}`,
     );
-    await screenshot(page, 'dashboard-release-live');
+    await screenshot(page(), 'dashboard-release-live');
   });
 
   it('after a dropped connection, resumes from the last event it saw and misses nothing', async () => {
     // A context of its own: the page below stays the only one of the main context.
-    const own = await browser.newContext();
+    const own = await browser().newContext();
     const ownOrigin = watchOrigin(own, new URL(app().url).origin);
     const tab = await own.newPage();
     await signInPage(tab, app().url, artist, '/dashboard/releases');
@@ -190,51 +176,51 @@ describe('dashboard: a release, live', () => {
   });
 
   it('adds a store after a confirmation, and the table shows it queued, then on its way', async () => {
-    await page.getByRole('checkbox', { name: 'Tidal' }).check();
-    await page.getByRole('button', { name: 'Add stores…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add one store?' });
+    await page().getByRole('checkbox', { name: 'Tidal' }).check();
+    await page().getByRole('button', { name: 'Add stores…' }).click();
+    const dialog = page().getByRole('dialog', { name: 'Add one store?' });
     expect(await dialog.textContent()).toContain('“Harbour Lights” will be sent to Tidal.');
-    await expectAccessible(page);
+    await expectAccessible(page());
     await dialog.getByRole('button', { name: 'Add the store' }).click();
-    await expect.poll(() => page.locator('#notice').textContent()).toBe('Queued for Tidal.');
+    await expect.poll(() => page().locator('#notice').textContent()).toBe('Queued for Tidal.');
     await expect.poll(() => statusOf('Tidal')).toBe('Queued');
     // A store added after distribution reports on its own when it is delivered.
     await expect.poll(() => statusOf('Tidal'), { timeout: 10_000 }).toBe('Delivered to DSP');
-    expect(await page.getByRole('checkbox', { name: 'Tidal' }).count()).toBe(0);
-    expect(await page.getByRole('checkbox', { name: 'Deezer (again)' }).count()).toBe(1);
+    expect(await page().getByRole('checkbox', { name: 'Tidal' }).count()).toBe(0);
+    expect(await page().getByRole('checkbox', { name: 'Deezer (again)' }).count()).toBe(1);
   });
 
   it('takes down from a chosen store only after the confirmation says what it does', async () => {
-    await page.getByRole('radio', { name: 'Only the stores I choose' }).check();
-    await page.locator('#take-down').getByRole('checkbox', { name: 'Spotify' }).check();
-    await page.getByRole('button', { name: 'Take down…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Take “Harbour Lights” down from Spotify?' });
+    await page().getByRole('radio', { name: 'Only the stores I choose' }).check();
+    await page().locator('#take-down').getByRole('checkbox', { name: 'Spotify' }).check();
+    await page().getByRole('button', { name: 'Take down…' }).click();
+    const dialog = page().getByRole('dialog', { name: 'Take “Harbour Lights” down from Spotify?' });
     expect(await dialog.textContent()).toContain(
       'Spotify will remove the release: it stops streaming and selling there',
     );
     expect(await dialog.textContent()).toContain('This cannot be undone.');
     // Escape (or Cancel) changes nothing.
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await statusOf('Spotify')).toBe('Live');
-    await page.getByRole('button', { name: 'Take down…' }).click();
-    await page.getByRole('button', { name: 'Take down from this store' }).click();
-    await expect.poll(() => page.locator('#notice').textContent()).toBe('Takedown requested from Spotify.');
+    await page().getByRole('button', { name: 'Take down…' }).click();
+    await page().getByRole('button', { name: 'Take down from this store' }).click();
+    await expect.poll(() => page().locator('#notice').textContent()).toBe('Takedown requested from Spotify.');
     await expect.poll(() => statusOf('Spotify')).toMatch(/^Takedown (requested|delivered)$/);
     await expect.poll(() => statusOf('Spotify'), { timeout: 10_000 }).toBe('Takedown delivered');
     expect(await statusOf('Apple Music')).toBe('Live');
-    await screenshot(page, 'dashboard-release-taken-down');
+    await screenshot(page(), 'dashboard-release-taken-down');
   });
 });
 
 describe('dashboard: a release, around', () => {
   it('has no serious or critical accessibility violation; Tab reaches every control', async () => {
-    await expectAccessible(page);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page);
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.locator('a.skip').focus();
-    expectKeyboardReach(await tabStops(page, 80), [
+    await expectAccessible(page());
+    await page().emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page());
+    await page().emulateMedia({ colorScheme: 'light' });
+    await page().locator('a.skip').focus();
+    expectKeyboardReach(await tabStops(page(), 80), [
       'Streams of this release',
       'Open in store Apple Music (opens a new tab)',
       'Deezer (again)',
@@ -246,14 +232,7 @@ describe('dashboard: a release, around', () => {
   });
 
   it('fits 360 px without sideways scrolling, the stores as cards', async () => {
-    await page.setViewportSize({ width: 360, height: 780 });
-    await expectNoSidewaysScroll(page);
-    expect(
-      await page.locator('#stores thead').evaluate((head) => head.getBoundingClientRect().height),
-    ).toBeLessThanOrEqual(1);
-    await expectAccessible(page);
-    await screenshot(page, 'dashboard-release-360');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth(() => expectPhoneLayout(page(), '#stores', 'dashboard-release-360'));
   });
 
   it('shows "Not found" for another account’s release and for an unknown id', async () => {
@@ -262,32 +241,31 @@ describe('dashboard: a release, around', () => {
       title: 'Not yours',
     });
     for (const id of [theirs, randomUUID()]) {
-      await page.goto(`${app().url}/dashboard/releases/${id}`);
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
-      expect(await page.title()).toBe('Not found · Tributary');
-      expect(await page.locator('#not-found').textContent()).toBe(
+      await page().goto(`${app().url}/dashboard/releases/${id}`);
+      await expect.poll(() => page().getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+      expect(await page().title()).toBe('Not found · Tributary');
+      expect(await page().locator('#not-found').textContent()).toBe(
         'This release does not exist, or it is not yours.',
       );
-      expect(await page.content()).not.toContain('Not yours');
+      expect(await page().content()).not.toContain('Not yours');
     }
-    await expectAccessible(page);
+    await expectAccessible(page());
   });
 
   it('shows a draft without stores or actions', async () => {
     const draft = await saveDraft(app().url, artist, 'Sketches');
-    await page.goto(`${app().url}/dashboard/releases/${draft}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sketches');
-    expect(await page.locator('#release-status').textContent()).toBe('◌Draft');
-    expect(await page.locator('main').textContent()).toContain(
+    await page().goto(`${app().url}/dashboard/releases/${draft}`);
+    await expect.poll(() => page().getByRole('heading', { level: 1 }).textContent()).toBe('Sketches');
+    expect(await page().locator('#release-status').textContent()).toBe('◌Draft');
+    expect(await page().locator('main').textContent()).toContain(
       'This release is a draft: no store has it until it is submitted.',
     );
-    expect(await page.getByRole('button', { name: 'Take down…' }).count()).toBe(0);
-    await expectAccessible(page);
+    expect(await page().getByRole('button', { name: 'Take down…' }).count()).toBe(0);
+    await expectAccessible(page());
   });
 
   it('made no request to another origin and met no policy refusal', async () => {
-    origin.check();
-    expect(origin.webSockets().length).toBeGreaterThan(0);
-    expect(refused).toEqual([]);
+    expectStayedOnOrigin();
+    expect(origin().webSockets().length).toBeGreaterThan(0);
   });
 });

@@ -4,17 +4,16 @@
  * URL; the empty and no-match states; axe, the keyboard, 360 px; nothing leaves the origin and the
  * page's policy refuses nothing it needs. Screenshots go to test-artefacts/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.ts';
-import { launchChromium, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
 import {
-  cspViolations,
   expectAccessible,
   expectKeyboardReach,
-  expectNoSidewaysScroll,
+  expectPhoneLayout,
   signInPage,
   tabStops,
+  useDashboardPage,
   watchOrigin,
 } from '../support/dashboard.ts';
 import {
@@ -27,11 +26,7 @@ import {
 import { graphql } from '../support/http.ts';
 
 const app = useTestApp();
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let origin: ReturnType<typeof watchOrigin>;
-let refused: string[];
+const { browser, page, origin, expectStayedOnOrigin, atPhoneWidth } = useDashboardPage(app);
 let artist: Artist;
 
 /** 59 submitted releases ("Release 01" … "Release 59") and, newest, a draft without cover art. */
@@ -41,7 +36,6 @@ const titleOf = (n: number) => `Release ${String(n).padStart(2, '0')}`;
 let upcOf42: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
   artist = await artistAccount(app().em(), 'releases.page@example.com', 100);
   const assets = await assetsOf(app().url, artist);
   for (let n = 1; n <= SUBMITTED; n++)
@@ -57,27 +51,19 @@ beforeAll(async () => {
     artist.token,
   );
   upcOf42 = found.body.data.releases[0].upc;
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  origin = watchOrigin(context, new URL(app().url).origin);
-  page = await context.newPage();
-  refused = cspViolations(page);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-const rows = () => page.locator('#releases tbody tr');
-const titles = () => page.locator('#releases tbody td[data-label="Release"] a').allTextContents();
+const rows = () => page().locator('#releases tbody tr');
+const titles = () => page().locator('#releases tbody td[data-label="Release"] a').allTextContents();
 const firstTitle = async () => (await titles())[0];
 
 describe('dashboard: Releases', () => {
   it('is the dashboard’s home: newest first, each with cover, title, artist, status, stores and date', async () => {
-    await signInPage(page, app().url, artist, '/dashboard/releases');
-    await page.goto(`${app().url}/dashboard`);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/releases');
+    await signInPage(page(), app().url, artist, '/dashboard/releases');
+    await page().goto(`${app().url}/dashboard`);
+    expect(new URL(page().url()).pathname).toBe('/dashboard/releases');
     await expect.poll(() => rows().count()).toBe(20);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Releases');
+    expect(await page().getByRole('heading', { level: 1 }).textContent()).toBe('Releases');
     expect((await titles()).slice(0, 3)).toEqual(['Sketches', 'Release 59', 'Release 58']);
 
     const draft = rows().nth(0);
@@ -104,12 +90,12 @@ describe('dashboard: Releases', () => {
     await expect
       .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(64);
-    await screenshot(page, 'dashboard-releases');
+    await screenshot(page(), 'dashboard-releases');
   });
 
   it('pages through the 60 releases with Next and Previous', async () => {
-    const next = page.getByRole('button', { name: 'Next' });
-    const previous = page.getByRole('button', { name: 'Previous' });
+    const next = page().getByRole('button', { name: 'Next' });
+    const previous = page().getByRole('button', { name: 'Previous' });
     expect(await previous.isDisabled()).toBe(true);
     await next.click();
     await expect.poll(firstTitle).toBe('Release 40');
@@ -117,7 +103,7 @@ describe('dashboard: Releases', () => {
     await expect.poll(firstTitle).toBe('Release 20');
     expect((await titles()).at(-1)).toBe('Release 01');
     await expect.poll(() => next.isDisabled()).toBe(true);
-    expect(await page.locator('nav.pager').textContent()).toContain('Page 3');
+    expect(await page().locator('nav.pager').textContent()).toContain('Page 3');
     await previous.click();
     await expect.poll(firstTitle).toBe('Release 40');
     await previous.click();
@@ -126,19 +112,19 @@ describe('dashboard: Releases', () => {
   });
 
   it('searches by UPC from the keyboard, with the search in the URL that a reload keeps', async () => {
-    await page.getByLabel('Search releases').focus();
-    await page.keyboard.type(upcOf42);
-    await page.keyboard.press('Enter');
+    await page().getByLabel('Search releases').focus();
+    await page().keyboard.type(upcOf42);
+    await page().keyboard.press('Enter');
     await expect.poll(titles).toEqual(['Release 42']);
-    expect(new URL(page.url()).searchParams.get('search')).toBe(upcOf42);
-    await page.reload();
+    expect(new URL(page().url()).searchParams.get('search')).toBe(upcOf42);
+    await page().reload();
     await expect.poll(titles).toEqual(['Release 42']);
-    expect(await page.getByLabel('Search releases').inputValue()).toBe(upcOf42);
-    expect(await page.locator('nav.pager').isHidden()).toBe(false);
+    expect(await page().getByLabel('Search releases').inputValue()).toBe(upcOf42);
+    expect(await page().locator('nav.pager').isHidden()).toBe(false);
   });
 
   it('searches by ISRC (case, spaces and hyphens aside) and by a part of the title; Back returns', async () => {
-    const box = page.getByLabel('Search releases');
+    const box = page().getByLabel('Search releases');
     await box.fill('us-abc-26-00042');
     await box.press('Enter');
     await expect.poll(titles).toEqual(['Release 42']);
@@ -158,33 +144,33 @@ describe('dashboard: Releases', () => {
         'Release 11',
         'Release 10',
       ]);
-    await page.goBack();
+    await page().goBack();
     await expect.poll(titles).toEqual(['Release 42']);
     expect(await box.inputValue()).toBe('us-abc-26-00042');
   });
 
   it('says when nothing matches, and "Show all releases" clears the search', async () => {
-    const box = page.getByLabel('Search releases');
+    const box = page().getByLabel('Search releases');
     await box.fill('no such title');
     await box.press('Enter');
     await expect
-      .poll(() => page.locator('#releases-empty').textContent())
+      .poll(() => page().locator('#releases-empty').textContent())
       .toContain('No release matches “no such title”.');
-    expect(await page.locator('#releases').isHidden()).toBe(true);
-    await page.getByRole('link', { name: 'Show all releases' }).click();
+    expect(await page().locator('#releases').isHidden()).toBe(true);
+    await page().getByRole('link', { name: 'Show all releases' }).click();
     await expect.poll(() => rows().count()).toBe(20);
-    expect(new URL(page.url()).search).toBe('');
+    expect(new URL(page().url()).search).toBe('');
     expect(await box.inputValue()).toBe('');
   });
 
   it('has no serious or critical accessibility violation; Tab reaches the search, a release and the pager', async () => {
-    await expectAccessible(page);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page);
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.reload();
+    await expectAccessible(page());
+    await page().emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page());
+    await page().emulateMedia({ colorScheme: 'light' });
+    await page().reload();
     await expect.poll(() => rows().count()).toBe(20);
-    expectKeyboardReach(await tabStops(page, 40), [
+    expectKeyboardReach(await tabStops(page(), 40), [
       'Releases',
       'release-search',
       'Search',
@@ -195,21 +181,16 @@ describe('dashboard: Releases', () => {
   });
 
   it('fits 360 px without sideways scrolling, each release a card', async () => {
-    await page.setViewportSize({ width: 360, height: 780 });
-    await page.reload();
-    await expect.poll(() => rows().count()).toBe(20);
-    await expectNoSidewaysScroll(page);
-    expect(
-      await page.locator('#releases thead').evaluate((head) => head.getBoundingClientRect().height),
-    ).toBeLessThanOrEqual(1);
-    await expectAccessible(page);
-    await screenshot(page, 'dashboard-releases-360');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth(async () => {
+      await page().reload();
+      await expect.poll(() => rows().count()).toBe(20);
+      await expectPhoneLayout(page(), '#releases', 'dashboard-releases-360');
+    });
   });
 
   it('says so when an account has no release yet', async () => {
     const newcomer = await artistAccount(app().em(), 'no.releases@example.com');
-    const other = await browser.newContext();
+    const other = await browser().newContext();
     const otherOrigin = watchOrigin(other, new URL(app().url).origin);
     const tab = await other.newPage();
     await signInPage(tab, app().url, newcomer, '/dashboard/releases');
@@ -222,8 +203,7 @@ describe('dashboard: Releases', () => {
   });
 
   it('made no request to another origin and met no policy refusal', async () => {
-    origin.check();
-    expect(origin.count()).toBeGreaterThan(20);
-    expect(refused).toEqual([]);
+    expectStayedOnOrigin();
+    expect(origin().count()).toBeGreaterThan(20);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * The dashboard's tests, over HTTP and in chromium: sign in as an account, read a page's boot block,
- * and in the browser check that nothing leaves the origin, axe-core's serious and critical findings,
- * and the 360 px layout.
+ * and in the browser the set-up the pages' tests share, and checks that nothing leaves the origin,
+ * axe-core's serious and critical findings, and the 360 px layout.
  */
 import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { Boot } from '../../facades/web/dashboard/shell.ts';
+import { screenshot, useChromium } from './browser.ts';
 import { browse, CookieJar, csrfOf } from './oauth.ts';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 360, height: 780 };
 
 /** A dashboard page's boot block, as its script reads it. */
 export function bootOf(page: string): Boot {
@@ -132,6 +136,60 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   }));
   expect(widths.document, 'the document is wider than the viewport').toBeLessThanOrEqual(widths.viewport);
   expect(widths.body, 'the body is wider than the viewport').toBeLessThanOrEqual(widths.viewport);
+}
+
+/**
+ * What a dashboard page's browser tests share, for one file (call it after `useTestApp`): one chromium,
+ * a context at 1280 × 900 whose requests are watched for leaving the app's origin, and its page, not
+ * signed in, whose policy refusals are collected. Closed with the browser after the file.
+ */
+export function useDashboardPage(app: () => { url: string }) {
+  const browser = useChromium();
+  let opened: { page: Page; origin: ReturnType<typeof watchOrigin>; refused: string[] } | undefined;
+  beforeAll(async () => {
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const origin = watchOrigin(context, new URL(app().url).origin);
+    const page = await context.newPage();
+    opened = { page, origin, refused: cspViolations(page) };
+  });
+  const current = () => {
+    if (!opened) throw new Error('the dashboard page is not open: use it inside a test.');
+    return opened;
+  };
+  const page = () => current().page;
+  return {
+    browser,
+    page,
+    /** The context's origin watch, for how many requests it saw and the WebSockets among them. */
+    origin: () => current().origin,
+    /** Nothing the context asked for left the origin, and the page's policy refused nothing. */
+    expectStayedOnOrigin: () => {
+      current().origin.check();
+      expect(current().refused).toEqual([]);
+    },
+    /** Runs `check` with the page 360 px wide (780 high), then puts it back at 1280 × 900. */
+    atPhoneWidth: async (check: () => Promise<void>) => {
+      await page().setViewportSize(PHONE);
+      try {
+        await check();
+      } finally {
+        await page().setViewportSize(DESKTOP);
+      }
+    },
+  };
+}
+
+/**
+ * At 360 px, as it stands: no sideways scroll, the table `table` (a selector) as cards (its header row
+ * folded away), no serious or critical axe finding; then a screenshot named `name`.
+ */
+export async function expectPhoneLayout(page: Page, table: string, name: string): Promise<void> {
+  await expectNoSidewaysScroll(page);
+  expect(
+    await page.locator(`${table} thead`).evaluate((head) => head.getBoundingClientRect().height),
+  ).toBeLessThanOrEqual(1);
+  await expectAccessible(page);
+  await screenshot(page, name);
 }
 
 /** One place Tab reached: the names a reader might know it by, and its focus outline. */
