@@ -7,7 +7,8 @@
  * REST status answer's bytes to a GET and the agent's answer's bytes to the agent's POST (what HTTP alone
  * makes of the two surfaces' requests and answers; the agent's answer is twice the bytes). Each row also reports the
  * server process's CPU time per request (from /proc), which other work on the machine moves less than
- * throughput, and the GraphQL rows are compared with REST by it too. Targets as ratios to bare
+ * throughput, and the GraphQL rows are compared with REST by it too. Rows take turns in rounds
+ * (BENCH_ROUNDS, default 3) and each row shows its median round. Targets as ratios to bare
  * express in the same run: release status ≥ 0.40 at 10 connections and ≥ 0.50 at 1 with p99 ≤ 2 ms; me
  * ≥ 0.30; /v1/status ≥ 0.60. And to the REST status route: GraphQL by a persisted document ≥ 0.90 (p99
  * ≤ 2 ms at 1 connection), as text ≥ 0.60, the agent tool ≥ 0.85.
@@ -36,7 +37,13 @@ import { DEFAULT_STORE_IDS } from '../src/domains/catalog/stores.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { uploadAssets, validSubmission } from '../test/support/releases.ts';
-import { type Measurement, measureHttp, measureInterleaved, printTable } from './support/measure.ts';
+import {
+  type Measurement,
+  measureHttp,
+  measureInterleaved,
+  medianRound,
+  printTable,
+} from './support/measure.ts';
 import { benchApp, profileArguments, startChild } from './support/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -46,6 +53,8 @@ const PARTS = process.env.BENCH_PARTS ?? 'http,in-process';
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
 /** `BENCH_ONLY=persisted` runs only the HTTP rows whose label holds it, without ratios (to profile one). */
 const ONLY = process.env.BENCH_ONLY;
+/** `BENCH_ROUNDS=1` measures each row in one stretch (default: 3 rounds, rows taking turns). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const STORES = 25;
 const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
   releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;
@@ -241,23 +250,27 @@ try {
       ] as [string, Target][]
     ).map(([label, target]) => ({
       label,
-      run: () =>
+      run: (seconds: number) =>
         measureHttp(
           label,
           { ...target, serverPid: (target.url.startsWith(bare.url) ? bare : app).process.pid },
-          SECONDS,
+          seconds,
           connections,
         ),
     }));
 
   await measureHttp('warm-up', { url: `${app.url}/v1/releases/${releaseId}/status`, headers: auth }, 2, 10);
   for (const connections of PARTS.includes('http') ? CONNECTIONS : []) {
-    const rows: Measurement[] = [];
-    for (const scenario of scenarios(connections)) {
-      if (ONLY && !scenario.label.includes(ONLY)) continue;
-      rows.push(await scenario.run());
+    const chosen = scenarios(connections).filter((scenario) => !ONLY || scenario.label.includes(ONLY));
+    // Rounds in turn (A B C … A B C …): a neighbour's load or the machine's drift falls on every row alike.
+    const rounds = chosen.map((): Measurement[] => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, scenario] of chosen.entries()) rounds[i]!.push(await scenario.run(SECONDS / ROUNDS));
     }
-    console.log(`\n-- ${connections} connection(s), ${SECONDS}s each --`);
+    const rows = rounds.map(medianRound);
+    console.log(
+      `\n-- ${connections} connection(s), ${SECONDS}s each in ${ROUNDS} rounds (the median round shown) --`,
+    );
     printTable(rows);
     if (ONLY) continue;
     const [

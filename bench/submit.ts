@@ -97,7 +97,7 @@ try {
   rows.push(
     await measureHttp(
       `submit ${TRACKS} tracks, 1 connection`,
-      { ...request, setupRequest: rotating(submitters, 'one') },
+      { ...request, setupRequest: rotating(submitters, 'one'), serverPid: app.process.pid },
       SECONDS,
       1,
     ),
@@ -107,7 +107,7 @@ try {
   rows.push(
     await measureHttp(
       `submit ${TRACKS} tracks, 20 connections, ${ACCOUNTS} accounts`,
-      { ...request, setupRequest: rotating(submitters, 'twenty') },
+      { ...request, setupRequest: rotating(submitters, 'twenty'), serverPid: app.process.pid },
       SECONDS,
       20,
     ),

@@ -10,6 +10,8 @@ export interface Measurement {
   errors: number;
   /** The server process's CPU time (user + system) per answered request, when its pid was given. */
   serverCpuMicros?: number;
+  /** Of that, the system (kernel) time: socket reads and writes, wake-ups of the peers. */
+  serverSystemMicros?: number;
 }
 
 const CLOCK_TICKS_PER_SECOND =
@@ -19,9 +21,12 @@ const CLOCK_TICKS_PER_SECOND =
  * CPU seconds a process has used (user + system), from /proc: on a machine shared with other work
  * its CPU per request moves less than its throughput does.
  */
-function cpuSecondsOf(pid: number): number {
+function cpuSecondsOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  return {
+    user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND,
+    system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND,
+  };
 }
 
 export async function measureHttp(
@@ -39,7 +44,7 @@ export async function measureHttp(
   seconds: number,
   connections: number,
 ): Promise<Measurement> {
-  const cpuBefore = options.serverPid ? cpuSecondsOf(options.serverPid) : 0;
+  const cpuBefore = options.serverPid ? cpuSecondsOf(options.serverPid) : { user: 0, system: 0 };
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -56,10 +61,20 @@ export async function measureHttp(
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
     ...(options.serverPid && result.requests.total > 0
-      ? {
-          serverCpuMicros: ((cpuSecondsOf(options.serverPid) - cpuBefore) * 1e6) / result.requests.total,
-        }
+      ? serverCpuPerRequest(cpuBefore, cpuSecondsOf(options.serverPid), result.requests.total)
       : {}),
+  };
+}
+
+function serverCpuPerRequest(
+  before: { user: number; system: number },
+  after: { user: number; system: number },
+  requests: number,
+): Pick<Measurement, 'serverCpuMicros' | 'serverSystemMicros'> {
+  const system = after.system - before.system;
+  return {
+    serverCpuMicros: ((after.user - before.user + system) * 1e6) / requests,
+    serverSystemMicros: (system * 1e6) / requests,
   };
 }
 
@@ -97,6 +112,12 @@ export async function measureInProcess(
  * (A B C A B C …) so that GC pauses, JIT tiers and a neighbour's load fall on all of them alike; each
  * row reports its median round.
  */
+/** The round of median throughput, with its own latencies and CPU: one real measurement, not a blend. */
+export function medianRound(rounds: Measurement[]): Measurement {
+  const sorted = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export async function measureInterleaved(
   calls: Record<string, () => Promise<unknown>>,
   seconds: number,
@@ -109,10 +130,7 @@ export async function measureInterleaved(
     for (const [name, call] of entries)
       runs.get(name)!.push(await measureInProcess(name, call, seconds / rounds, 1));
   }
-  return entries.map(([name]) => {
-    const sorted = runs.get(name)!.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  });
+  return entries.map(([name]) => medianRound(runs.get(name)!));
 }
 
 export function printTable(rows: Measurement[]): void {
@@ -123,7 +141,7 @@ export function printTable(rows: Measurement[]): void {
     'p50 ms',
     'p99 ms',
     'errors',
-    ...(withCpu ? ['server CPU µs/req'] : []),
+    ...(withCpu ? ['server CPU µs/req', 'of it system'] : []),
   ];
   const lines = rows.map((r) => [
     r.name,
@@ -131,7 +149,12 @@ export function printTable(rows: Measurement[]): void {
     r.p50.toFixed(2),
     r.p99.toFixed(2),
     String(r.errors),
-    ...(withCpu ? [r.serverCpuMicros === undefined ? '-' : r.serverCpuMicros.toFixed(0)] : []),
+    ...(withCpu
+      ? [
+          r.serverCpuMicros === undefined ? '-' : r.serverCpuMicros.toFixed(0),
+          r.serverSystemMicros === undefined ? '-' : r.serverSystemMicros.toFixed(0),
+        ]
+      : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) =>
