@@ -38,6 +38,7 @@ const WEB_ADDRESS =
   /(?:\b(?:https?:\/\/|www\.)\S+|\b[\w-]+\.(?:com|net|org|io|co|fm|me|ly|tv|app|music)\b(?:\/\S*)?)/gi;
 const HANDLE = /(^|\s)@[\w.]+/g;
 const HASHTAG = /(^|\s)#\p{L}[\p{L}\p{N}_]*/gu;
+const WEB_HANDLE_OR_HASHTAG = new RegExp(`${WEB_ADDRESS.source}|${HANDLE.source}|${HASHTAG.source}`, 'giu');
 const SELF_CENSORED = /\p{L}\*+\p{L}|\p{L}\*{2,}|\*{2,}\p{L}/u;
 const VERSION_TEXT =
   /^(?:live\b.*|.*\b(?:acoustic|unplugged|instrumental|a\s?cappella|acapella|stripped|sped\s+up|slowed|reverb|nightcore|karaoke|demo|remaster(?:ed)?|reprise|mono|stereo|extended|edit|version|mix|dub|cover|deluxe|edition|bonus\s+track)\b.*)$/i;
@@ -393,7 +394,7 @@ export function checkTitles(scope: Scope, report: Report): void {
       field,
       report,
       'title.no-url-handle-hashtag',
-      new RegExp(`${WEB_ADDRESS.source}|${HANDLE.source}|${HASHTAG.source}`, 'giu'),
+      WEB_HANDLE_OR_HASHTAG,
       (found) => `Titles contain no web addresses, @handles or #hashtags ("${found}").`,
     );
     if (SELF_CENSORED.test(field.value)) {
