@@ -125,11 +125,6 @@ const configSchema = z
       .max(7 * 86_400)
       .default(86_400),
   })
-  .refine((c) => !c.GRAPHQL_TRUSTED_DOCUMENTS_ONLY || c.GRAPHQL_DOCUMENTS_FILE, {
-    message:
-      'GRAPHQL_TRUSTED_DOCUMENTS_ONLY=true needs GRAPHQL_DOCUMENTS_FILE, the manifest of the documents to run',
-    path: ['GRAPHQL_DOCUMENTS_FILE'],
-  })
   .refine((c) => c.STORAGE_DRIVER !== 's3' || c.S3_BUCKET, {
     message: 'S3_BUCKET is required when STORAGE_DRIVER=s3',
     path: ['S3_BUCKET'],

@@ -124,8 +124,12 @@ describe('dashboard assets', () => {
   });
 });
 
-describe('dashboard documents when only trusted documents run', () => {
-  const app = useTestApp({ GRAPHQL_TRUSTED_DOCUMENTS_ONLY: 'true', GRAPHQL_DOCUMENTS_FILE: CLIENT_MANIFEST });
+// With a manifest of the operator's (the client's here) or none: the dashboard's documents are trusted either way.
+describe.each([
+  ['with the client’s manifest', { GRAPHQL_DOCUMENTS_FILE: CLIENT_MANIFEST }],
+  ['with no manifest', {}],
+])('dashboard documents when only trusted documents run, %s', (_, manifest) => {
+  const app = useTestApp({ GRAPHQL_TRUSTED_DOCUMENTS_ONLY: 'true', ...manifest });
 
   it('runs the dashboard’s queries by GET and its mutations by POST with their documentId; refuses other texts', async () => {
     const account = await accountWithPassword(app().em(), 'trusted@example.com');
