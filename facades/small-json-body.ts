@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 
 /** Bodies up to this many bytes, sent plainly, are read by readSmallJsonBody. */
@@ -33,53 +32,72 @@ const failure = (status: number, type: string, message: string) =>
  * Reads a body smallBodyLength admitted and hands over its bytes, or the error express.json's reader
  * (raw-body) would give: `request.aborted` when the client goes away, `request.size.invalid` when the
  * bytes do not match the Content-Length. Skips the general reader's per-request machinery (media-type
- * and charset parsing, a decoder, a stream pipeline), which cost more than parsing a small body. The
- * callback runs in the caller's async context.
+ * and charset parsing, a decoder, a stream pipeline). The callback runs in the caller's async context
+ * (its request scope: request id, rate-limit headers), as express.json's reader keeps it: the request's
+ * events fire in the socket's context, and a promise's reaction runs in the context it was made in.
+ * That costs nothing, where binding the callback to an AsyncResource cost more than reading the body.
  */
 export function readSmallJsonBody(
   req: IncomingMessage,
   length: number,
   callback: (error: Error | null, body?: Buffer) => void,
 ): void {
-  // The request's events fire in the socket's async context: the handlers after the body run in the
-  // caller's (its request scope: request id, rate-limit headers), as express.json's reader keeps it.
-  const done = AsyncResource.bind(callback);
-  const chunks: Buffer[] = [];
-  let received = 0;
-  const cleanup = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-    req.off('aborted', onAborted);
-    req.off('close', onClose);
-  };
-  const onData = (chunk: Buffer) => {
-    received += chunk.length;
-    chunks.push(chunk);
-  };
-  const onEnd = () => {
-    cleanup();
-    if (received !== length) {
-      done(failure(400, 'request.size.invalid', 'request size did not match content length'));
-      return;
-    }
-    done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
-  };
-  const onAborted = () => {
-    cleanup();
-    done(failure(400, 'request.aborted', 'request aborted'));
-  };
-  const onError = (error: Error) => {
-    cleanup();
-    done(error);
-  };
-  // A close before the end is the client going away (newer Node versions no longer emit `aborted`).
-  const onClose = () => {
-    if (!req.complete) onAborted();
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
-  req.on('aborted', onAborted);
-  req.on('close', onClose);
+  bodyOf(req, length).then(
+    (body) => settle(callback, null, body),
+    (error: Error) => settle(callback, error),
+  );
+}
+
+/** Runs the callback; what it throws is an uncaught exception, as from an event listener, not a rejection. */
+function settle(callback: (error: Error | null, body?: Buffer) => void, error: Error | null, body?: Buffer) {
+  try {
+    callback(error, body);
+  } catch (thrown) {
+    process.nextTick(() => {
+      throw thrown;
+    });
+  }
+}
+
+function bodyOf(req: IncomingMessage, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      if (received !== length) {
+        reject(failure(400, 'request.size.invalid', 'request size did not match content length'));
+        return;
+      }
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+    };
+    const onAborted = () => {
+      cleanup();
+      reject(failure(400, 'request.aborted', 'request aborted'));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    // A close before the end is the client going away (newer Node versions no longer emit `aborted`).
+    const onClose = () => {
+      if (!req.complete) onAborted();
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+    req.on('close', onClose);
+  });
 }
