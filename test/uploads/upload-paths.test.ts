@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -68,6 +68,7 @@ describe('upload paths (local storage)', () => {
     const wavPath = path.join(tmpdir(), `t-${Date.now()}.wav`);
     await makeWav(wavPath, 1);
     const wav = await readFile(wavPath);
+    await rm(wavPath, { force: true });
     const audio = await request(app().url, 'POST', '/v1/files', {
       token: account.token,
       body: { type: 'audio', file_name: 'take.wav', data_base64: wav.toString('base64') },
