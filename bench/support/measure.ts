@@ -17,11 +17,17 @@ export interface Measurement {
 const CLOCK_TICKS_PER_SECOND =
   Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
+/** CPU seconds a process has used so far, in user space and in the kernel. */
+interface CpuSeconds {
+  user: number;
+  system: number;
+}
+
 /**
  * CPU seconds a process has used (user + system), from /proc: on a machine shared with other work
  * its CPU per request moves less than its throughput does.
  */
-function cpuSecondsOf(pid: number): { user: number; system: number } {
+function cpuSecondsOf(pid: number): CpuSeconds {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return {
     user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND,
@@ -67,8 +73,8 @@ export async function measureHttp(
 }
 
 function serverCpuPerRequest(
-  before: { user: number; system: number },
-  after: { user: number; system: number },
+  before: CpuSeconds,
+  after: CpuSeconds,
   requests: number,
 ): Pick<Measurement, 'serverCpuMicros' | 'serverSystemMicros'> {
   const system = after.system - before.system;
