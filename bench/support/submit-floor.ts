@@ -4,7 +4,7 @@ import { PgBoss } from 'pg-boss';
 import { IN_FLIGHT_TIMEOUT_SECONDS } from '../../src/domains/credits/auto-reload-trigger.ts';
 import { MOVE_AND_RECORD_SQL } from '../../src/domains/credits/post-ledger-entry.ts';
 import { ADVANCE_QUEUE, advanceJobKey } from '../../src/domains/delivery/schedule.ts';
-import { assignIsrc, assignUpc } from '../../src/domains/releases/assigned-identifiers.ts';
+import { assignUpc, isrcAssigner } from '../../src/domains/releases/assigned-identifiers.ts';
 import { JOBS_SCHEMA } from '../../src/platform/jobs/queue.ts';
 import { parseFileUrl } from '../../src/platform/storage/keys.ts';
 
@@ -73,6 +73,7 @@ export function submitFloor(pool: pg.Pool) {
     const credits = submission.tracks.length;
     const storeIds = (submission.release.distribution_store_ids as number[]).map(Number);
     const payload = JSON.stringify(submission);
+    const isrcOf = isrcAssigner(releaseId, now.getUTCFullYear());
     await query('begin');
     try {
       await query(
@@ -146,7 +147,7 @@ export function submitFloor(pool: pg.Pool) {
             releaseId,
             position,
             String(track.title),
-            assignIsrc(releaseId, position, now.getUTCFullYear()),
+            isrcOf(position),
             String(track.audio_file_url),
             false,
             'original',

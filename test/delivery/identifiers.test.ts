@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignIsrc, assignUpc } from '../../src/domains/releases/assigned-identifiers.ts';
+import { assignIsrc, assignUpc, isrcAssigner } from '../../src/domains/releases/assigned-identifiers.ts';
 import {
   gs1CheckDigit,
   hasValidCheckDigit,
@@ -40,5 +40,7 @@ describe('assigned identifiers', () => {
     expect((designations[1]! - designations[0]! + 100_000) % 100_000).toBe(1);
     expect(assignIsrc(seed, 1, 2026)).toBe(isrcs[1]);
     expect(assignIsrc(seed, 0, 2027).slice(5, 7)).toBe('27');
+    const assigner = isrcAssigner(seed, 2026);
+    expect([0, 1, 2].map(assigner)).toEqual(isrcs);
   });
 });

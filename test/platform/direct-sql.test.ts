@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/index.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseArtist } from '../../src/domains/releases/release-artist.entity.ts';
-import { insertRows, runSql } from '../../src/platform/db/direct-sql.ts';
+import { insertRows, JsonText, runSql } from '../../src/platform/db/direct-sql.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { useTestOrm } from '../support/orm.ts';
 
@@ -43,6 +43,17 @@ describe('insertRows', () => {
       [accountId],
     );
     expect(Number(count?.n)).toBe(3);
+  });
+
+  it('a JSON value given as its text is written as that text, not serialised again', async () => {
+    const payload = { release: { title: 'Text' }, tracks: [{ title: 'One' }] };
+    const [asValue, asText] = [crypto.randomUUID(), crypto.randomUUID()];
+    await insertRows(orm().em.fork(), Release, [
+      { id: asValue, account: accountId, payload },
+      { id: asText, account: accountId, payload: new JsonText(JSON.stringify(payload)) },
+    ]);
+    expect(await stored(asText)).toEqual(await stored(asValue));
+    expect((await stored(asText)).payload).toEqual(payload);
   });
 
   it('more rows than one statement takes go in as many statements, in order', async () => {

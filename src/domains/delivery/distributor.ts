@@ -80,9 +80,11 @@ export interface Distributor {
   /**
    * Hands over a release just submitted, for its target stores (the release's selection), in the
    * submission's transaction: the release and its tracks are written (with their UPC and ISRCs), and
-   * what the distributor records commits with them. Called once per release, at its submission.
+   * what the distributor records commits with them. Called once per release, at its submission. The
+   * release is read, not changed: it is not managed by the EntityManager (a change would not be
+   * written), and what the distributor records it writes in rows of its own.
    */
-  deliver(em: EntityManager, release: Release, at: Date): Promise<QueueResult>;
+  deliver(em: EntityManager, release: Readonly<Release>, at: Date): Promise<QueueResult>;
   /** More stores for a release already handed over. */
   addStores(em: EntityManager, release: Release, storeIds: readonly number[]): Promise<QueueResult>;
   takedown(em: EntityManager, release: Release, storeIds: readonly number[] | 'all'): Promise<TakedownResult>;

@@ -126,7 +126,7 @@ export async function enqueueRelease(
  */
 export async function enqueueSubmitted(
   em: EntityManager,
-  release: Release,
+  release: Readonly<Release>,
   at: Date,
   adapters: StoreAdapters,
   options: EligibilityOptions = {},
@@ -139,7 +139,6 @@ export async function enqueueSubmitted(
     plan.deliveries.map((fields) => ({ release: release.id, ...fields })),
   );
   await insertRows(em, ReleaseJob, [{ release: release.id, ...plan.job }]);
-  release.aggregateStatus ??= 'queued';
   const dueAt = earliestStep(plan.deliveries);
   if (dueAt) await scheduleAdvance(em, release.id, dueAt);
   return { queued: plan.deliveries.map((d) => d.storeId), skipped: plan.skipped };

@@ -18,13 +18,23 @@ export function assignUpc(seed: string): string {
 }
 
 /**
- * An ISRC `XX-TRB-YY-NNNNN` (without hyphens) for the track at `index` (0-based) of the seed's release.
- * Tracks of one release get consecutive designation codes; `year` should be stable for the release
- * (its submission year) so a retry assigns the same codes.
+ * ISRCs `XX-TRB-YY-NNNNN` (without hyphens) for the tracks of the seed's release, by index (0-based):
+ * tracks of one release get consecutive designation codes; `year` should be stable for the release
+ * (its submission year) so a retry assigns the same codes. The seed is hashed once for all tracks.
  */
-export function assignIsrc(seed: string, index: number, year: number = new Date().getUTCFullYear()): string {
+export function isrcAssigner(
+  seed: string,
+  year: number = new Date().getUTCFullYear(),
+): (index: number) => string {
   const base = hashNumber(seed, 'isrc', 100_000n);
-  const designation = ((base + BigInt(index)) % 100_000n).toString().padStart(5, '0');
   const yy = String(year % 100).padStart(2, '0');
-  return `${ISRC_COUNTRY}${ISRC_REGISTRANT}${yy}${designation}`;
+  return (index) => {
+    const designation = ((base + BigInt(index)) % 100_000n).toString().padStart(5, '0');
+    return `${ISRC_COUNTRY}${ISRC_REGISTRANT}${yy}${designation}`;
+  };
+}
+
+/** The ISRC `isrcAssigner` gives the track at `index` of the seed's release. */
+export function assignIsrc(seed: string, index: number, year: number = new Date().getUTCFullYear()): string {
+  return isrcAssigner(seed, year)(index);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type InsertRow, insertRows, runSql } from '../../platform/db/direct-sql.ts';
+import { type InsertRow, insertRows, JsonText, runSql } from '../../platform/db/direct-sql.ts';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
@@ -11,7 +11,7 @@ import {
   InsufficientCreditsError,
   moveAndRecordCredits,
 } from '../credits/index.ts';
-import { assignIsrc, assignUpc } from './assigned-identifiers.ts';
+import { assignUpc, isrcAssigner } from './assigned-identifiers.ts';
 import { balanceFor, type Charges, chargesFor, purchaseFor } from './billing.ts';
 import { findOwnedRelease } from './find-release.ts';
 import { IdempotencyKey } from './idempotency-key.entity.ts';
@@ -46,7 +46,7 @@ export interface SubmitOptions {
    * written (the caller wires the distributor): a release is never submitted without being handed
    * over, nor the other way round.
    */
-  handOver: (em: EntityManager, release: Release, at: Date) => Promise<unknown>;
+  handOver: (em: EntityManager, release: Readonly<Release>, at: Date) => Promise<unknown>;
   /** Detects the AI verdict of audio that has none cached yet (billing uses it). */
   audio?: Omit<AudioDeps, 'em'>;
 }
@@ -216,8 +216,10 @@ interface Submission {
  * Writes the submitted release and its rows: the release (an INSERT, or the draft's UPDATE through the
  * unit of work, which holds nothing else), then one INSERT each for its tracks, its artists and its
  * snapshot, written directly: no entity per row, no change set to compute. The UPC and the ISRCs the
- * submission lacks are assigned here, from the release id, so a retry assigns the same ones. Returns
- * the release as a managed entity, as the ORM would have left it.
+ * submission lacks are assigned here, from the release id, so a retry assigns the same ones. The
+ * payload is serialised once: each track's text is its row's payload and a part of the release's,
+ * which the snapshot repeats. Returns the release as an entity; a new one is not managed (nothing
+ * after this changes it: the hand-over and the debit write their own rows).
  */
 async function writeSubmission(
   em: EntityManager,
@@ -230,6 +232,10 @@ async function writeSubmission(
     release: prepared.release as Record<string, unknown>,
     tracks: prepared.tracks as Record<string, unknown>[],
   };
+  const trackTexts = payload.tracks.map((track) => JSON.stringify(track));
+  const payloadText = new JsonText(
+    `{"release":${JSON.stringify(payload.release)},"tracks":[${trackTexts.join(',')}]}`,
+  );
   const storeIds = prepared.release.distribution_store_ids;
   const submitted = {
     status: 'submitted' as const,
@@ -260,23 +266,17 @@ async function writeSubmission(
       createdAt: now,
       updatedAt: now,
     };
-    await insertRows(em, Release, [{ ...row, account: accountId }]);
-    release = em.create(
-      Release,
-      { ...row, account: em.getReference(Account, accountId) },
-      { persist: false },
-    );
-    // Managed from here on, as if the ORM had inserted it: a later change to it is an UPDATE at the commit.
-    em.merge(release);
+    await insertRows(em, Release, [{ ...row, payload: payloadText, account: accountId }]);
+    release = em.create(Release, { ...row, account: accountId }, { persist: false });
   }
-  await insertRows(em, ReleaseTrack, trackRows(id, prepared, charges, now));
+  await insertRows(em, ReleaseTrack, trackRows(id, prepared, trackTexts, charges, now));
   await insertRows(
     em,
     ReleaseArtist,
     primaryArtistsOf(prepared.release).map((artist, position) => ({ release: id, position, ...artist })),
   );
   await insertRows(em, ReleaseSnapshot, [
-    { release: id, revision: release.revision, status: 'submitted', payload, createdAt: now },
+    { release: id, revision: release.revision, status: 'submitted', payload: payloadText, createdAt: now },
   ]);
   return release;
 }
@@ -285,10 +285,11 @@ async function writeSubmission(
 function trackRows(
   releaseId: string,
   prepared: NormalisedSubmission,
+  trackTexts: readonly string[],
   charges: Charges,
   now: Date,
 ): InsertRow<ReleaseTrack>[] {
-  const year = now.getUTCFullYear();
+  const isrcOf = isrcAssigner(releaseId, now.getUTCFullYear());
   return prepared.tracks.map((track, position) => {
     const charge = charges.tracks[position];
     return {
@@ -296,13 +297,13 @@ function trackRows(
       position,
       title: String(track.title ?? ''),
       titleVersion: typeof track.title_version === 'string' ? track.title_version : null,
-      isrc: typeof track.isrc === 'string' && track.isrc ? track.isrc : assignIsrc(releaseId, position, year),
+      isrc: typeof track.isrc === 'string' && track.isrc ? track.isrc : isrcOf(position),
       audioFileUrl: String(track.audio_file_url ?? ''),
       explicit: track.explicit_flag === true,
       trackType: typeof track.track_type === 'string' ? track.track_type : 'original',
       ai: charge?.ai ?? false,
       credits: charge?.credits ?? 0,
-      payload: track as Record<string, unknown>,
+      payload: new JsonText(trackTexts[position]!),
     };
   });
 }

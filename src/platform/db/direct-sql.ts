@@ -31,6 +31,17 @@ export async function runSql<Row extends object = Record<string, unknown>>(
   }
 }
 
+/**
+ * A JSON property's value already serialised: `insertRows` writes its text as it is instead of
+ * serialising the value again (a submission writes the same payload into several rows).
+ */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 /** A row to insert, by the entity's property names; a relation is given as its id or as the entity. */
 export type InsertRow<Entity> = { readonly [K in keyof Entity]?: unknown };
 
@@ -65,6 +76,7 @@ function columnOf(em: EntityManager, meta: EntityMetadata, prop: EntityProperty)
         else missing();
       }
       if (value === null || value === undefined) return null;
+      if (value instanceof JsonText) return value.text;
       if (referenced && typeof value === 'object') value = (value as Record<string, unknown>)[referenced];
       return type && !referenced ? type.convertToDatabaseValue(value, platform, { mode: 'query' }) : value;
     },
