@@ -1,29 +1,52 @@
 import { type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
 import { AppError } from '../src/platform/errors.ts';
-import { walkJson } from '../src/platform/json-walk.ts';
 
 const NUL = '\u0000';
-
-/** The path (`release.title`, `tracks[0].writers[1].name`) of the first string holding NUL, or null. */
-export function nulCharacterPath(value: unknown): string | null {
-  let found: string | null = null;
-  walkJson(value, (node) => {
-    if (typeof node.value === 'string' && node.value.includes(NUL)) found = node.path;
-    return found !== null;
-  });
-  return found;
-}
 
 /** Nesting beyond this in variables is refused, as the HTTP surfaces refuse it in JSON bodies. */
 export const MAX_VARIABLE_DEPTH = 64;
 
-function tooDeep(value: unknown): boolean {
-  let deep = false;
-  walkJson(value, (node) => {
-    deep = node.depth > MAX_VARIABLE_DEPTH;
-    return deep;
-  });
-  return deep;
+const TOO_DEEP = Symbol('too deep');
+
+/** `release.title`, `tracks[0].writers[1].name`: the segments of a path as the error details spell it. */
+function pathOf(segments: readonly (string | number)[]): string {
+  let path = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') path += `[${segment}]`;
+    else path = path ? `${path}.${segment}` : segment;
+  }
+  return path;
+}
+
+/**
+ * One walk over the variables, in document order: TOO_DEEP when a value nests deeper than
+ * MAX_VARIABLE_DEPTH (which wins, wherever it is), otherwise the path of the first string holding NUL,
+ * or null. The recursion stops at the depth bound, so a hostile nesting cannot exhaust the stack, and
+ * nothing is allocated for a value but the path of the one it reports.
+ */
+function inspectVariables(root: unknown): typeof TOO_DEEP | string | null {
+  const segments: (string | number)[] = [];
+  let nulPath: string | null = null;
+  const visit = (value: unknown, depth: number): boolean => {
+    if (depth > MAX_VARIABLE_DEPTH) return true;
+    if (typeof value === 'string') {
+      if (nulPath === null && value.includes(NUL)) nulPath = pathOf(segments);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        segments.push(i);
+        if (visit(value[i], depth + 1)) return true;
+        segments.pop();
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) {
+        segments.push(key);
+        if (visit((value as Record<string, unknown>)[key], depth + 1)) return true;
+        segments.pop();
+      }
+    }
+    return false;
+  };
+  return visit(root, 0) ? TOO_DEEP : nulPath;
 }
 
 /** Documents are immutable: the facades' prepared ones are checked once, not on every request. */
@@ -65,7 +88,8 @@ export function refuseHostileInput(
   document: DocumentNode,
   variables: Readonly<Record<string, unknown>> | null | undefined,
 ): GraphQLError | null {
-  if (tooDeep(variables)) {
+  const found = inspectVariables(variables ?? {});
+  if (found === TOO_DEEP) {
     const error = new AppError(
       'invalid_request_error',
       'json_too_deep',
@@ -73,7 +97,7 @@ export function refuseHostileInput(
     );
     return new GraphQLError(error.message, { originalError: error });
   }
-  const path = nulCharacterPath(variables ?? {}) ?? literalWithNul(document);
+  const path = found ?? literalWithNul(document);
   if (path === null) return null;
   const error = new AppError(
     'invalid_request_error',

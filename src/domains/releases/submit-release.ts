@@ -78,8 +78,9 @@ export async function submitRelease(
   if (typeof input.release !== 'object' || input.release === null || Array.isArray(input.release)) {
     throw invalidRequest('release must be an object.', [{ path: 'release', message: 'required object' }]);
   }
-  const hash = requestHash(input);
   const key = options.idempotencyKey?.trim() || null;
+  // Only a key is compared with its first request's body.
+  const hash = key ? requestHash(input) : '';
   if (key) {
     const replay = await replayIdempotent(em, accountId, key, hash, now);
     if (replay) return replay;
@@ -102,40 +103,44 @@ export async function submitRelease(
   const charges = await chargesFor(prepared.tracks, input.tokenOffset === true, ctx);
 
   try {
-    // A fork with nothing loaded: its unit of work holds the release at most, never the rows below.
-    return await em.fork().transactional(async (tem) => {
-      const draft = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
-      if (draft?.status === 'submitted') return already(tem, draft, accountId);
-      const releaseId = draft?.id ?? randomUUID();
-      // The key first: a concurrent first use of the same key waits here, on its unique index, and
-      // fails before anything else is written.
-      if (key)
-        await insertRows(tem, IdempotencyKey, [
-          { account: accountId, key, requestHash: hash, releaseId, createdAt: now },
-        ]);
-      const submitted = await writeSubmission(tem, accountId, releaseId, draft, {
-        prepared,
-        input,
-        options,
-        charges,
-        now,
-      });
-      // The hand-over commits with the submission: no release waits unqueued.
-      await options.handOver(tem, submitted, now);
-      // The debit comes last: it takes the account's row (the balance lock) until the commit, so
-      // another submission for the same account waits for this one's debit (its ledger row written by
-      // the same statement) and commit only, not for everything above. A debit refused for want of
-      // credits rolls all of it back.
-      const balanceAfter = await debit(tem, accountId, submitted.id, charges, now);
-      return {
-        release: submitted,
-        charges,
-        creditsCharged: charges.totalCredits,
-        balanceAfter,
-        alreadySubmitted: false,
-        warnings: issues,
-      };
-    });
+    // The transaction's fork starts with nothing loaded (`clear`): its unit of work holds a draft being
+    // submitted at most, never the rows below.
+    return await em.transactional(
+      async (tem) => {
+        const draft = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
+        if (draft?.status === 'submitted') return already(tem, draft, accountId);
+        const releaseId = draft?.id ?? randomUUID();
+        // The key first: a concurrent first use of the same key waits here, on its unique index, and
+        // fails before anything else is written.
+        if (key)
+          await insertRows(tem, IdempotencyKey, [
+            { account: accountId, key, requestHash: hash, releaseId, createdAt: now },
+          ]);
+        const submitted = await writeSubmission(tem, accountId, releaseId, draft, {
+          prepared,
+          input,
+          options,
+          charges,
+          now,
+        });
+        // The hand-over commits with the submission: no release waits unqueued.
+        await options.handOver(tem, submitted, now);
+        // The debit comes last: it takes the account's row (the balance lock) until the commit, so
+        // another submission for the same account waits for this one's debit (its ledger row written by
+        // the same statement) and commit only, not for everything above. A debit refused for want of
+        // credits rolls all of it back.
+        const balanceAfter = await debit(tem, accountId, submitted.id, charges, now);
+        return {
+          release: submitted,
+          charges,
+          creditsCharged: charges.totalCredits,
+          balanceAfter,
+          alreadySubmitted: false,
+          warnings: issues,
+        };
+      },
+      { clear: true },
+    );
   } catch (error) {
     // A concurrent request with the same key committed first: answer as its replay. This one waited
     // on the key's unique index (written before the debit) and failed there; a failed debit is looked
