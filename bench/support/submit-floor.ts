@@ -16,24 +16,37 @@ export interface FloorAccount {
 
 const STEP_SECONDS = 300;
 
-/** `insert into table (columns) values ($1, …), (…)`: one statement for every row. */
-function insertRows(table: string, columns: string[], rows: unknown[][]): [string, unknown[]] {
+type Part = [table: string, columns: string[], rows: unknown[][]];
+
+/**
+ * One statement inserting every part's rows (`insert into table (columns) values ($1, …), (…)`), the
+ * first parts as data-modifying `WITH` queries and the last as the statement itself.
+ */
+function insertTogether(parts: Part[]): [string, unknown[]] {
   const values: unknown[] = [];
-  const tuples = rows.map((row) => {
-    const start = values.length;
-    values.push(...row);
-    return `(${row.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+  const texts = parts.map(([table, columns, rows]) => {
+    const tuples = rows.map((row) => {
+      const start = values.length;
+      values.push(...row);
+      return `(${row.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+    });
+    return `insert into ${table} (${columns.join(', ')}) values ${tuples.join(', ')}`;
   });
-  return [`insert into ${table} (${columns.join(', ')}) values ${tuples.join(', ')}`, values];
+  const last = texts.pop()!;
+  return [
+    texts.length > 0 ? `with ${texts.map((t, i) => `w${i} as (${t})`).join(', ')} ${last}` : last,
+    values,
+  ];
 }
 
 /**
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
  * statements the submit runs (docs/hot-paths.md, "Write path: submit"), in the same order, writing
  * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
- * the audio's two cached analyses in one statement), then one transaction: one INSERT per table (the submission's, then
- * the hand-over's), the delivery wake-up job (pg-boss's own statement), then the balance move with the
- * reload claim and the ledger row in one statement (the balance lock, held to the commit), commit.
+ * the audio's two cached analyses in one statement), then one transaction: one statement inserting the
+ * submission's rows (key, release, tracks, artists, snapshot), one the hand-over's (deliveries, job), the
+ * delivery wake-up job (pg-boss's own statement), then the balance move with the reload claim and the
+ * ledger row in one statement (the balance lock, held to the commit), commit.
  * Returns the number of statements it sent.
  */
 export function submitFloor(pool: pg.Pool) {
@@ -76,118 +89,130 @@ export function submitFloor(pool: pg.Pool) {
     const isrcOf = isrcAssigner(releaseId, now.getUTCFullYear());
     await query('begin');
     try {
-      await query(
-        `insert into idempotency_keys (account_id, key, request_hash, release_id, created_at)
-         values ($1, $2, $3, $4, $5)`,
-        [accountId, key, 'f'.repeat(64), releaseId, now],
-      );
-      await query(
-        ...insertRows(
-          'releases',
-          [
-            'id',
-            'account_id',
-            'status',
-            'revision',
-            'draft_status',
-            'payload',
-            'title',
-            'primary_artist_name',
-            'distribution_store_ids',
-            'token_offset',
-            'credits_spent',
-            'provenance',
-            'aggregate_status',
-            'upc',
-            'submitted_at',
-            'created_at',
-            'updated_at',
-          ],
-          [
-            [
-              releaseId,
-              accountId,
-              'submitted',
-              1,
-              'submitted',
-              payload,
-              String(submission.release.title),
-              String(submission.release.primary_artist_name),
-              JSON.stringify(storeIds),
-              false,
-              credits,
-              'MCP',
-              'queued',
-              assignUpc(releaseId),
-              now,
-              now,
-              now,
-            ],
-          ],
-        ),
-      );
-      await query(
-        ...insertRows(
-          'release_tracks',
-          [
-            'id',
-            'release_id',
-            'position',
-            'title',
-            'isrc',
-            'audio_file_url',
-            'explicit',
-            'track_type',
-            'ai',
-            'credits',
-            'payload',
-          ],
-          submission.tracks.map((track, position) => [
-            randomUUID(),
-            releaseId,
-            position,
-            String(track.title),
-            isrcOf(position),
-            String(track.audio_file_url),
-            false,
-            'original',
-            false,
-            1,
-            JSON.stringify(track),
-          ]),
-        ),
-      );
-      await query(
-        `insert into release_artists (id, release_id, position, name, is_primary) values ($1, $2, 0, $3, true)`,
-        [randomUUID(), releaseId, String(submission.release.primary_artist_name)],
-      );
-      await query(
-        `insert into release_snapshots (id, release_id, revision, status, payload, created_at)
-         values ($1, $2, 1, 'submitted', $3, $4)`,
-        [randomUUID(), releaseId, payload, now],
-      );
       const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
       await query(
-        ...insertRows(
-          'deliveries',
+        ...insertTogether([
           [
-            'id',
-            'release_id',
-            'store_id',
-            'status',
-            'status_text',
-            'next_step_at',
-            'created_at',
-            'updated_at',
+            'idempotency_keys',
+            ['account_id', 'key', 'request_hash', 'release_id', 'created_at'],
+            [[accountId, key, 'f'.repeat(64), releaseId, now]],
           ],
-          storeIds.map((storeId) => [randomUUID(), releaseId, storeId, 'queued', 'Queued', dueAt, now, now]),
-        ),
+          [
+            'releases',
+            [
+              'id',
+              'account_id',
+              'status',
+              'revision',
+              'draft_status',
+              'payload',
+              'title',
+              'primary_artist_name',
+              'distribution_store_ids',
+              'token_offset',
+              'credits_spent',
+              'provenance',
+              'aggregate_status',
+              'upc',
+              'submitted_at',
+              'created_at',
+              'updated_at',
+            ],
+            [
+              [
+                releaseId,
+                accountId,
+                'submitted',
+                1,
+                'submitted',
+                payload,
+                String(submission.release.title),
+                String(submission.release.primary_artist_name),
+                JSON.stringify(storeIds),
+                false,
+                credits,
+                'MCP',
+                'queued',
+                assignUpc(releaseId),
+                now,
+                now,
+                now,
+              ],
+            ],
+          ],
+          [
+            'release_tracks',
+            [
+              'id',
+              'release_id',
+              'position',
+              'title',
+              'isrc',
+              'audio_file_url',
+              'explicit',
+              'track_type',
+              'ai',
+              'credits',
+              'payload',
+            ],
+            submission.tracks.map((track, position) => [
+              randomUUID(),
+              releaseId,
+              position,
+              String(track.title),
+              isrcOf(position),
+              String(track.audio_file_url),
+              false,
+              'original',
+              false,
+              1,
+              JSON.stringify(track),
+            ]),
+          ],
+          [
+            'release_artists',
+            ['id', 'release_id', 'position', 'name', 'is_primary'],
+            [[randomUUID(), releaseId, 0, String(submission.release.primary_artist_name), true]],
+          ],
+          [
+            'release_snapshots',
+            ['id', 'release_id', 'revision', 'status', 'payload', 'created_at'],
+            [[randomUUID(), releaseId, 1, 'submitted', payload, now]],
+          ],
+        ]),
       );
       const step = { name: 'release.enqueued', status: 'completed', detail: 'enqueued', at: now };
       await query(
-        `insert into release_jobs (id, release_id, state, steps, errors, created_at, updated_at)
-         values ($1, $2, 'queued', $3, '[]', $4, $4)`,
-        [randomUUID(), releaseId, JSON.stringify([step]), now],
+        ...insertTogether([
+          [
+            'deliveries',
+            [
+              'id',
+              'release_id',
+              'store_id',
+              'status',
+              'status_text',
+              'next_step_at',
+              'created_at',
+              'updated_at',
+            ],
+            storeIds.map((storeId) => [
+              randomUUID(),
+              releaseId,
+              storeId,
+              'queued',
+              'Queued',
+              dueAt,
+              now,
+              now,
+            ]),
+          ],
+          [
+            'release_jobs',
+            ['id', 'release_id', 'state', 'steps', 'errors', 'created_at', 'updated_at'],
+            [[randomUUID(), releaseId, 'queued', JSON.stringify([step]), '[]', now, now]],
+          ],
+        ]),
       );
       statements++;
       await boss.send(

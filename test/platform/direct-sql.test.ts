@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Account } from '../../src/domains/accounts/index.ts';
 import { Release } from '../../src/domains/releases/release.entity.ts';
 import { ReleaseArtist } from '../../src/domains/releases/release-artist.entity.ts';
-import { insertRows, JsonText, runSql } from '../../src/platform/db/direct-sql.ts';
+import { insertRows, insertTogether, JsonText, rowsOf, runSql } from '../../src/platform/db/direct-sql.ts';
 import { accountWithToken } from '../support/factories.ts';
 import { useTestOrm } from '../support/orm.ts';
 
@@ -112,5 +112,93 @@ describe('insertRows', () => {
     await expect(insertRows(orm().em.fork(), Release, [{ account: accountId }])).rejects.toThrow(
       /Release\.payload is required/,
     );
+  });
+});
+
+describe('insertTogether', () => {
+  /** Counts the statements sent while `run` runs. */
+  async function counted(run: () => Promise<void>): Promise<number> {
+    const query = pg.Client.prototype.query;
+    let statements = 0;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      statements++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await run();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    return statements;
+  }
+
+  const artists = (release: string, count: number) =>
+    Array.from({ length: count }, (_, position) => ({
+      release,
+      position,
+      name: `Artist ${position}`,
+      isPrimary: position === 0,
+    }));
+
+  it('writes several entities in one statement, a part referencing the rows of another', async () => {
+    const release = crypto.randomUUID();
+    const statements = await counted(() =>
+      insertTogether(orm().em.fork(), [
+        rowsOf(Release, [{ id: release, account: accountId, payload: { release: {}, tracks: [] } }]),
+        rowsOf(ReleaseArtist, []),
+        rowsOf(ReleaseArtist, artists(release, 3)),
+      ]),
+    );
+    expect(statements).toBe(1);
+    const read = await runSql<{ name: string }>(
+      orm().em.fork(),
+      'select name from release_artists where release_id = $1 order by position',
+      [release],
+    );
+    expect(read.map((row) => row.name)).toEqual(['Artist 0', 'Artist 1', 'Artist 2']);
+    expect((await stored(release)).payload).toEqual({ release: {}, tracks: [] });
+  });
+
+  it('is all or nothing: a part that fails leaves no row of the others', async () => {
+    const release = crypto.randomUUID();
+    const [artist] = artists(release, 1);
+    await expect(
+      insertTogether(orm().em.fork(), [
+        rowsOf(Release, [{ id: release, account: accountId, payload: {} }]),
+        // The same position twice: the unique index fails the whole statement.
+        rowsOf(ReleaseArtist, [artist!, { ...artist!, name: 'Again' }]),
+      ]),
+    ).rejects.toBeInstanceOf(UniqueConstraintViolationException);
+    const other = crypto.randomUUID();
+    await expect(
+      insertTogether(orm().em.fork(), [
+        rowsOf(Release, [{ id: other, account: accountId, payload: {} }]),
+        // A release that does not exist: the foreign key fails the whole statement.
+        rowsOf(ReleaseArtist, artists(crypto.randomUUID(), 1)),
+      ]),
+    ).rejects.toThrow(/foreign key/);
+    const left = await runSql(orm().em.fork(), 'select id from releases where id in ($1, $2)', [
+      release,
+      other,
+    ]);
+    expect(left).toEqual([]);
+  });
+
+  it('parts beyond one statement go in one after another, every row written', async () => {
+    const release = crypto.randomUUID();
+    const statements = await counted(() =>
+      insertTogether(orm().em.fork(), [
+        rowsOf(Release, [{ id: release, account: accountId, payload: {} }]),
+        rowsOf(ReleaseArtist, artists(release, 7_300)),
+      ]),
+    );
+    // The release, then the artists in two (7,281 rows of 9 columns fill one statement).
+    expect(statements).toBe(3);
+    const [count] = await runSql<{ n: string }>(
+      orm().em.fork(),
+      'select count(*) as n from release_artists where release_id = $1',
+      [release],
+    );
+    expect(Number(count?.n)).toBe(7_300);
   });
 });

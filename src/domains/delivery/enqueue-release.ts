@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../platform/clock.ts';
-import { insertRows } from '../../platform/db/direct-sql.ts';
+import { insertTogether, rowsOf } from '../../platform/db/direct-sql.ts';
 import { DEFAULT_STORE_IDS, findStore } from '../catalog/index.ts';
 import { Release } from '../releases/index.ts';
 import { Delivery } from './delivery.entity.ts';
@@ -121,8 +121,8 @@ export async function enqueueRelease(
 /**
  * The hand-over of a release its submission has just written, in the submission's transaction (the
  * release and its tracks are in, with their UPC and ISRCs): the same job and deliveries as
- * `enqueueRelease`, written directly (one INSERT for the deliveries, one for the job, no unit of work
- * to compute), then the wake-up job.
+ * `enqueueRelease`, written directly (the deliveries and the job in one statement, no unit of work to
+ * compute), then the wake-up job.
  */
 export async function enqueueSubmitted(
   em: EntityManager,
@@ -133,12 +133,13 @@ export async function enqueueSubmitted(
 ): Promise<QueueResult> {
   if (!em.isInTransaction()) throw new Error('enqueueSubmitted runs in the submission’s transaction');
   const plan = handOverPlan(release, at, adapters, options);
-  await insertRows(
-    em,
-    Delivery,
-    plan.deliveries.map((fields) => ({ release: release.id, ...fields })),
-  );
-  await insertRows(em, ReleaseJob, [{ release: release.id, ...plan.job }]);
+  await insertTogether(em, [
+    rowsOf(
+      Delivery,
+      plan.deliveries.map((fields) => ({ release: release.id, ...fields })),
+    ),
+    rowsOf(ReleaseJob, [{ release: release.id, ...plan.job }]),
+  ]);
   const dueAt = earliestStep(plan.deliveries);
   if (dueAt) await scheduleAdvance(em, release.id, dueAt);
   return { queued: plan.deliveries.map((d) => d.storeId), skipped: plan.skipped };

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type InsertRow, insertRows, JsonText, runSql } from '../../platform/db/direct-sql.ts';
+import {
+  type InsertPart,
+  type InsertRow,
+  insertTogether,
+  JsonText,
+  rowsOf,
+  runSql,
+} from '../../platform/db/direct-sql.ts';
 import { AppError, conflict, invalidRequest, validationFailed } from '../../platform/errors.ts';
 import { Account } from '../accounts/index.ts';
 import type { AudioDeps } from '../audio/index.ts';
@@ -110,18 +117,16 @@ export async function submitRelease(
         const draft = existing ? await findOwnedRelease(tem, accountId, existing.id, { lock: true }) : null;
         if (draft?.status === 'submitted') return already(tem, draft, accountId);
         const releaseId = draft?.id ?? randomUUID();
-        // The key first: a concurrent first use of the same key waits here, on its unique index, and
-        // fails before anything else is written.
-        if (key)
-          await insertRows(tem, IdempotencyKey, [
-            { account: accountId, key, requestHash: hash, releaseId, createdAt: now },
-          ]);
+        // The key is written with the submission's rows: a concurrent first use of the same key waits
+        // on its unique index in that statement, and fails with it, nothing written.
+        const keyRow = key ? { account: accountId, key, requestHash: hash, releaseId, createdAt: now } : null;
         const submitted = await writeSubmission(tem, accountId, releaseId, draft, {
           prepared,
           input,
           options,
           charges,
           now,
+          keyRow,
         });
         // The hand-over commits with the submission: no release waits unqueued.
         await options.handOver(tem, submitted, now);
@@ -215,23 +220,25 @@ interface Submission {
   options: SubmitOptions;
   charges: Charges;
   now: Date;
+  /** The Idempotency-Key's row, when the request has a key. */
+  keyRow: InsertRow<IdempotencyKey> | null;
 }
 
 /**
- * Writes the submitted release and its rows: the release (an INSERT, or the draft's UPDATE through the
- * unit of work, which holds nothing else), then one INSERT each for its tracks, its artists and its
- * snapshot, written directly: no entity per row, no change set to compute. The UPC and the ISRCs the
- * submission lacks are assigned here, from the release id, so a retry assigns the same ones. The
- * payload is serialised once: each track's text is its row's payload and a part of the release's,
- * which the snapshot repeats. Returns the release as an entity; a new one is not managed (nothing
- * after this changes it: the hand-over and the debit write their own rows).
+ * Writes the submitted release and its rows in one statement (`insertTogether`): the Idempotency-Key,
+ * the release (a draft's UPDATE goes first, through the unit of work, which holds nothing else), its
+ * tracks, its artists and its snapshot, written directly: no entity per row, no change set to compute.
+ * The UPC and the ISRCs the submission lacks are assigned here, from the release id, so a retry
+ * assigns the same ones. The payload is serialised once: each track's text is its row's payload and a
+ * part of the release's, which the snapshot repeats. Returns the release as an entity; a new one is
+ * not managed (nothing after this changes it: the hand-over and the debit write their own rows).
  */
 async function writeSubmission(
   em: EntityManager,
   accountId: string,
   id: string,
   draft: Release | null,
-  { prepared, input, options, charges, now }: Submission,
+  { prepared, input, options, charges, now, keyRow }: Submission,
 ): Promise<Release> {
   const payload = {
     release: prepared.release as Record<string, unknown>,
@@ -257,6 +264,7 @@ async function writeSubmission(
     upc: (typeof prepared.release.upc === 'string' ? prepared.release.upc : null) ?? assignUpc(id),
     submittedAt: now,
   };
+  const parts: InsertPart[] = keyRow ? [rowsOf(IdempotencyKey, [keyRow])] : [];
   let release: Release;
   if (draft) {
     Object.assign(draft, submitted);
@@ -271,18 +279,20 @@ async function writeSubmission(
       createdAt: now,
       updatedAt: now,
     };
-    await insertRows(em, Release, [{ ...row, payload: payloadText, account: accountId }]);
+    parts.push(rowsOf(Release, [{ ...row, payload: payloadText, account: accountId }]));
     release = em.create(Release, { ...row, account: accountId }, { persist: false });
   }
-  await insertRows(em, ReleaseTrack, trackRows(id, prepared, trackTexts, charges, now));
-  await insertRows(
-    em,
-    ReleaseArtist,
-    primaryArtistsOf(prepared.release).map((artist, position) => ({ release: id, position, ...artist })),
+  parts.push(
+    rowsOf(ReleaseTrack, trackRows(id, prepared, trackTexts, charges, now)),
+    rowsOf(
+      ReleaseArtist,
+      primaryArtistsOf(prepared.release).map((artist, position) => ({ release: id, position, ...artist })),
+    ),
+    rowsOf(ReleaseSnapshot, [
+      { release: id, revision: release.revision, status: 'submitted', payload: payloadText, createdAt: now },
+    ]),
   );
-  await insertRows(em, ReleaseSnapshot, [
-    { release: id, revision: release.revision, status: 'submitted', payload: payloadText, createdAt: now },
-  ]);
+  await insertTogether(em, parts);
   return release;
 }
 

@@ -113,6 +113,23 @@ function planFor(em: EntityManager, entity: EntityName): InsertPlan {
   return plan;
 }
 
+/** `insert into … values ($k, …), (…)` for rows of one plan: their values go after those in `values`. */
+function insertText(plan: InsertPlan, rows: readonly InsertRow<object>[], values: unknown[]): string {
+  const width = plan.columns.length;
+  const tuples: string[] = new Array(rows.length);
+  let n = values.length;
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as Readonly<Record<string, unknown>>;
+    const slots: string[] = new Array(width);
+    for (let c = 0; c < width; c++) {
+      values.push(plan.columns[c]!.value(row));
+      slots[c] = `$${++n}`;
+    }
+    tuples[r] = `(${slots.join(', ')})`;
+  }
+  return plan.head + tuples.join(', ');
+}
+
 /**
  * Inserts rows of one entity in one statement (`insert … values (…), (…)`, parameterised), the columns
  * and values as the ORM maps them: the entity's `onCreate` values (ids, timestamps) and defaults fill
@@ -127,22 +144,48 @@ export async function insertRows<Entity extends object>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const plan = planFor(em, entity as EntityName);
-  const width = plan.columns.length;
-  const perStatement = Math.floor(MAX_PARAMETERS / width);
+  const perStatement = Math.floor(MAX_PARAMETERS / plan.columns.length);
   for (let start = 0; start < rows.length; start += perStatement) {
-    const batch = rows.slice(start, start + perStatement);
-    const values: unknown[] = new Array(batch.length * width);
-    const tuples: string[] = new Array(batch.length);
-    let n = 0;
-    for (let r = 0; r < batch.length; r++) {
-      const row = batch[r] as Readonly<Record<string, unknown>>;
-      const slots: string[] = new Array(width);
-      for (let c = 0; c < width; c++) {
-        values[n] = plan.columns[c]!.value(row);
-        slots[c] = `$${++n}`;
-      }
-      tuples[r] = `(${slots.join(', ')})`;
-    }
-    await runSql(em, plan.head + tuples.join(', '), values);
+    const values: unknown[] = [];
+    const text = insertText(plan, rows.slice(start, start + perStatement), values);
+    await runSql(em, text, values);
   }
+}
+
+/** Rows of one entity, for `insertTogether`. */
+export interface InsertPart {
+  readonly entity: EntityName;
+  readonly rows: readonly InsertRow<object>[];
+}
+
+/** Names the rows of one entity for `insertTogether`, typed by the entity. */
+export function rowsOf<Entity extends object>(
+  entity: EntityName<Entity>,
+  rows: readonly InsertRow<Entity>[],
+): InsertPart {
+  return { entity: entity as EntityName, rows };
+}
+
+/**
+ * Inserts the rows of several entities in one statement, each entity's `INSERT` as `insertRows` writes
+ * it: the first ones as data-modifying `WITH` queries, the last as the statement itself. PostgreSQL
+ * runs every part to completion, all or nothing, and checks foreign keys at the statement's end, so a
+ * part may reference rows another part writes (tracks their release). One round trip instead of one
+ * per entity; parts beyond one statement's parameters fall back to `insertRows`, one after another.
+ */
+export async function insertTogether(em: EntityManager, parts: readonly InsertPart[]): Promise<void> {
+  const given = parts.filter((part) => part.rows.length > 0);
+  const plans = given.map((part) => planFor(em, part.entity));
+  const parameters = given.reduce((sum, part, i) => sum + part.rows.length * plans[i]!.columns.length, 0);
+  if (parameters > MAX_PARAMETERS) {
+    for (const part of given) await insertRows(em, part.entity, part.rows);
+    return;
+  }
+  if (given.length === 0) return;
+  const values: unknown[] = [];
+  const texts = given.map((part, i) => insertText(plans[i]!, part.rows, values));
+  const last = texts.pop()!;
+  const text =
+    texts.length > 0 ? `with ${texts.map((t, i) => `"w${i}" as (${t})`).join(', ')} ${last}` : last;
+  await runSql(em, text, values);
 }
