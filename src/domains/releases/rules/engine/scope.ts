@@ -38,9 +38,13 @@ export function items(value: unknown, path: string): { value: unknown; path: str
 
 /** The object items of an array field with their paths. */
 export function objectItems(value: unknown, path: string): { value: Obj; path: string; index: number }[] {
-  return items(value, path).flatMap((item) =>
-    isObj(item.value) ? [{ value: item.value, path: item.path, index: item.index }] : [],
-  );
+  const found: { value: Obj; path: string; index: number }[] = [];
+  if (!Array.isArray(value)) return found;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    if (isObj(item)) found.push({ value: item, path: `${path}[${index}]`, index });
+  }
+  return found;
 }
 
 /** The release metadata language as sent, trimmed and lowercased (undefined when not sent). */

@@ -31,11 +31,28 @@ const MINOR_WORDS: ReadonlySet<string> = new Set([
 
 const ROMAN = /^(?=[IVX]{2,})X{0,3}(?:IX|IV|V?I{0,3})$/;
 
+/** Whether `value` is ASCII only: its letters are then A–Z and a–z, and no other character is cased. */
+function isAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 export function hasCasedLetters(value: string): boolean {
+  if (isAscii(value)) return /[A-Za-z]/.test(value);
   return /\p{Lu}|\p{Ll}/u.test(value);
 }
 
 function countCased(value: string): { upper: number; lower: number } {
+  if (isAscii(value)) {
+    let upper = 0;
+    let lower = 0;
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      if (code >= 0x41 && code <= 0x5a) upper++;
+      else if (code >= 0x61 && code <= 0x7a) lower++;
+    }
+    return { upper, lower };
+  }
   return {
     upper: (value.match(/\p{Lu}/gu) ?? []).length,
     lower: (value.match(/\p{Ll}/gu) ?? []).length,
@@ -56,15 +73,18 @@ export function isAllLowercase(value: string): boolean {
 
 /** Upper-cases the first character when it is a letter (`2nd` and `'til` stay as they are). */
 function capitalise(word: string): string {
+  const first = word.charCodeAt(0);
+  if (first >= 0x61 && first <= 0x7a) return String.fromCharCode(first - 0x20) + word.slice(1);
+  if (first <= 0x7f || Number.isNaN(first)) return word;
   return word.replace(/^\p{L}/u, (letter) => letter.toUpperCase());
 }
 
 /** Words other rules own: featuring markers, @handles, #hashtags and web addresses keep their casing. */
 function isMarkerOrHandle(lead: string, core: string, trail: string): boolean {
   return (
-    /[#@]/.test(lead) ||
-    /^(?:ft|feat|featuring|w)$/i.test(core) ||
-    /[./:]\p{L}/u.test(core) ||
+    (lead !== '' && /[#@]/.test(lead)) ||
+    (core.length <= 9 && /^(?:ft|feat|featuring|w)$/i.test(core)) ||
+    ((core.includes('.') || core.includes('/') || core.includes(':')) && /[./:]\p{L}/u.test(core)) ||
     trail.startsWith('/')
   );
 }
@@ -75,7 +95,14 @@ interface Word {
   trail: string;
 }
 
+/** A letter or a digit of ASCII: a word that starts and ends with one has no lead or trail. */
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
 function splitWord(token: string): Word {
+  if (isAsciiAlphanumeric(token.charCodeAt(0)) && isAsciiAlphanumeric(token.charCodeAt(token.length - 1)))
+    return { lead: '', core: token, trail: '' };
   const match = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/u.exec(token);
   return { lead: match?.[1] ?? '', core: match?.[2] ?? token, trail: match?.[3] ?? '' };
 }
@@ -87,14 +114,17 @@ function splitWord(token: string): Word {
  */
 export function englishTitleCase(value: string, fromScratch: boolean): string {
   const tokens = value.split(/(\s+)/);
-  const wordIndexes = tokens.flatMap((token, index) => (/\S/.test(token) ? [index] : []));
+  // The split alternates words (even indexes, '' at an edge) and the whitespace between them.
+  const wordIndexes: number[] = [];
+  for (let index = 0; index < tokens.length; index += 2) if (tokens[index] !== '') wordIndexes.push(index);
   let inFeat = false;
   wordIndexes.forEach((tokenIndex, n) => {
     const original = tokens[tokenIndex] ?? '';
     const { lead, core: originalCore, trail } = splitWord(original);
     const previous = n > 0 ? (tokens[wordIndexes[n - 1] ?? 0] ?? '') : '';
-    const startsSegment = n === 0 || /[([{"“]/.test(lead) || /[:([{]$|^[-–—/]$/.test(previous);
-    const endsSegment = n === wordIndexes.length - 1 || /[:)\]}]/.test(trail);
+    const startsSegment =
+      n === 0 || (lead !== '' && /[([{"“]/.test(lead)) || /[:([{]$|^[-–—/]$/.test(previous);
+    const endsSegment = n === wordIndexes.length - 1 || (trail !== '' && /[:)\]}]/.test(trail));
     const core = fromScratch && !ROMAN.test(originalCore) ? originalCore.toLowerCase() : originalCore;
     let result = core;
     if (core.toLowerCase() === 'feat' && trail.startsWith('.')) {
