@@ -22,6 +22,22 @@ async function stored(id: string) {
   return rest;
 }
 
+/** Counts the statements sent while `run` runs (those starting with `prefix`, when given). */
+async function counted(run: () => Promise<void>, prefix = ''): Promise<number> {
+  const query = pg.Client.prototype.query;
+  let statements = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (String(args[0]).startsWith(prefix)) statements++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await run();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return statements;
+}
+
 describe('insertRows', () => {
   it('writes what the ORM writes: defaults, onCreate values, JSON and relations as mapped', async () => {
     const given = {
@@ -66,17 +82,10 @@ describe('insertRows', () => {
       name: `Artist ${position}`,
       isPrimary: position === 0,
     }));
-    const query = pg.Client.prototype.query;
-    let inserts = 0;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (String(args[0]).startsWith('insert into "release_artists"')) inserts++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      await insertRows(orm().em.fork(), ReleaseArtist, rows);
-    } finally {
-      pg.Client.prototype.query = query;
-    }
+    const inserts = await counted(
+      () => insertRows(orm().em.fork(), ReleaseArtist, rows),
+      'insert into "release_artists"',
+    );
     expect(inserts).toBe(2);
     const read = await runSql<{ position: number; name: string; is_primary: boolean }>(
       orm().em.fork(),
@@ -116,22 +125,6 @@ describe('insertRows', () => {
 });
 
 describe('insertTogether', () => {
-  /** Counts the statements sent while `run` runs. */
-  async function counted(run: () => Promise<void>): Promise<number> {
-    const query = pg.Client.prototype.query;
-    let statements = 0;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      statements++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      await run();
-    } finally {
-      pg.Client.prototype.query = query;
-    }
-    return statements;
-  }
-
   const artists = (release: string, count: number) =>
     Array.from({ length: count }, (_, position) => ({
       release,
