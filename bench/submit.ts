@@ -5,17 +5,27 @@
  * raw SQL of the same submit issued with `pg` (bench/support/submit-floor.ts) at 1 and 20 connections
  * over the same accounts. BENCH_CPU_PROF=<dir> also writes the server's CPU profile. Targets: p99 ≤ 20 ms at
  * 1 connection; at 20 connections over 50 accounts, ≥ 0.6 of the floor (and 500 submits/s, beyond this
- * machine's floor).
+ * machine's floor). The service and its floor take turns in BENCH_ROUNDS rounds (default 3) at each
+ * connection count, so that the machine's drift falls on both alike; each row shows its median round,
+ * and the ratio is the median of the rounds' own ratios.
  */
 import os from 'node:os';
 import type { Request } from 'autocannon';
 import pg from 'pg';
 import { uploadAssets, validSubmission } from '../test/support/releases.ts';
-import { type Measurement, measureHttp, measureInProcess, printTable } from './support/measure.ts';
+import {
+  type Measurement,
+  measureHttp,
+  measureInProcess,
+  medianRound,
+  printTable,
+} from './support/measure.ts';
 import { type BenchAccount, benchAccount, benchApp } from './support/servers.ts';
 import { type FloorAccount, submitFloor } from './support/submit-floor.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+/** `BENCH_ROUNDS=1` measures each row in one stretch (default: 3 rounds, the service and the floor in turn). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ACCOUNTS = 50;
 const TRACKS = 20;
 const CREDITS = 10_000_000;
@@ -93,43 +103,48 @@ try {
 
   const load = () => os.loadavg()[0]!.toFixed(2);
   const loads: string[] = [load()];
-  const rows: Measurement[] = [];
-  rows.push(
-    await measureHttp(
-      `submit ${TRACKS} tracks, 1 connection`,
-      { ...request, setupRequest: rotating(submitters, 'one'), serverPid: app.process.pid },
-      SECONDS,
-      1,
-    ),
-  );
-  rows.push(await measureInProcess('floor: raw SQL, 1 connection', floorSubmit, SECONDS, 1));
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  /** The service and the floor at one connection count, taking turns; the median rounds and ratios. */
+  const inTurns = async (connections: number, label: string, floorLabel: string) => {
+    const service: Measurement[] = [];
+    const raw: Measurement[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const setupRequest = rotating(submitters, `c${connections}-r${round}`);
+      const options = { ...request, setupRequest, serverPid: app.process.pid };
+      service.push(await measureHttp(label, options, SECONDS / ROUNDS, connections));
+      raw.push(await measureInProcess(floorLabel, floorSubmit, SECONDS / ROUNDS, connections));
+    }
+    const ratios = service.map((row, i) => row.requestsPerSecond / raw[i]!.requestsPerSecond);
+    const p99s = service.map((row) => row.p99);
+    return { rows: [medianRound(service), medianRound(raw)], ratios, ratio: median(ratios), p99s };
+  };
+  const one = await inTurns(1, `submit ${TRACKS} tracks, 1 connection`, 'floor: raw SQL, 1 connection');
   loads.push(load());
-  rows.push(
-    await measureHttp(
-      `submit ${TRACKS} tracks, 20 connections, ${ACCOUNTS} accounts`,
-      { ...request, setupRequest: rotating(submitters, 'twenty'), serverPid: app.process.pid },
-      SECONDS,
-      20,
-    ),
+  const twenty = await inTurns(
+    20,
+    `submit ${TRACKS} tracks, 20 connections, ${ACCOUNTS} accounts`,
+    'floor: raw SQL, 20 connections',
   );
-  rows.push(await measureInProcess('floor: raw SQL, 20 connections', floorSubmit, SECONDS, 20));
   loads.push(load());
   await pool.end();
 
-  printTable(rows);
-  const [one, floorOne, twenty, floorTwenty] = rows as [Measurement, Measurement, Measurement, Measurement];
-  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  printTable([...one.rows, ...twenty.rows]);
+  const [service1, floor1] = one.rows as [Measurement, Measurement];
+  const [service20, floor20] = twenty.rows as [Measurement, Measurement];
+  const times = (x: number, y: number) => (y > 0 ? (x / y).toFixed(2) : 'n/a');
   console.log(
-    `\n  load average (1 min) before / between / after: ${loads.join(' / ')} on ${os.cpus().length} cores`,
+    `\n  load average (1 min) before / between / after: ${loads.join(' / ')} on ${os.cpus().length} cores; ` +
+      `${SECONDS} s a row in ${ROUNDS} rounds, the service and its floor in turn (median round shown)`,
   );
   console.log(`  floor statements per submit: ${floorStatements}`);
   console.log(
-    `  1 connection: p50 ${one.p50.toFixed(1)} ms (floor ${floorOne.p50.toFixed(1)}, ×${ratio(one.p50, floorOne.p50)}), ` +
-      `p99 ${one.p99.toFixed(1)} ms (floor ${floorOne.p99.toFixed(1)}, ×${ratio(one.p99, floorOne.p99)}); target p99 ≤ 20 ms`,
+    `  1 connection: p50 ${service1.p50.toFixed(1)} ms (floor ${floor1.p50.toFixed(1)}, ×${times(service1.p50, floor1.p50)}), ` +
+      `p99 ${service1.p99.toFixed(1)} ms (floor ${floor1.p99.toFixed(1)}, ×${times(service1.p99, floor1.p99)}), ` +
+      `round by round ${one.p99s.map((p) => p.toFixed(0)).join(' / ')} ms; target p99 ≤ 20 ms`,
   );
   console.log(
-    `  20 connections: ${twenty.requestsPerSecond.toFixed(0)} submits/s (floor ${floorTwenty.requestsPerSecond.toFixed(0)}, ` +
-      `${ratio(twenty.requestsPerSecond, floorTwenty.requestsPerSecond)} of it); target ≥ 0.6 of the floor`,
+    `  20 connections: ${service20.requestsPerSecond.toFixed(0)} submits/s (floor ${floor20.requestsPerSecond.toFixed(0)}); ` +
+      `of the floor round by round ${twenty.ratios.map((r) => r.toFixed(2)).join(' / ')}, median ${twenty.ratio.toFixed(2)}; target ≥ 0.6`,
   );
 } finally {
   await bench.close();
