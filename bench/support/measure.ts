@@ -113,17 +113,17 @@ export async function measureInProcess(
   return { name, requestsPerSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
 }
 
-/**
- * In-process calls compared with each other: each is warmed up, then they take turns in short rounds
- * (A B C A B C …) so that GC pauses, JIT tiers and a neighbour's load fall on all of them alike; each
- * row reports its median round.
- */
 /** The round of median throughput, with its own latencies and CPU: one real measurement, not a blend. */
 export function medianRound(rounds: Measurement[]): Measurement {
   const sorted = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/**
+ * In-process calls compared with each other: each is warmed up, then they take turns in short rounds
+ * (A B C A B C …) so that GC pauses, JIT tiers and a neighbour's load fall on all of them alike; each
+ * row reports its median round.
+ */
 export async function measureInterleaved(
   calls: Record<string, () => Promise<unknown>>,
   seconds: number,

@@ -175,13 +175,13 @@ export function rowsOf<Entity extends object>(
  */
 export async function insertTogether(em: EntityManager, parts: readonly InsertPart[]): Promise<void> {
   const given = parts.filter((part) => part.rows.length > 0);
+  if (given.length === 0) return;
   const plans = given.map((part) => planFor(em, part.entity));
   const parameters = given.reduce((sum, part, i) => sum + part.rows.length * plans[i]!.columns.length, 0);
   if (parameters > MAX_PARAMETERS) {
     for (const part of given) await insertRows(em, part.entity, part.rows);
     return;
   }
-  if (given.length === 0) return;
   const values: unknown[] = [];
   const texts = given.map((part, i) => insertText(plans[i]!, part.rows, values));
   const last = texts.pop()!;
