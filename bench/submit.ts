@@ -92,12 +92,7 @@ try {
   const floorSubmit = async () => {
     const submitter = submitters[floorSubmits % submitters.length]!;
     floorSubmits++;
-    const client = await pool.connect();
-    try {
-      floorStatements = await floor(client, submitter, `floor-${floorSubmits}`);
-    } finally {
-      client.release();
-    }
+    floorStatements = await floor(submitter, `floor-${floorSubmits}`);
   };
   await measureInProcess('floor warm-up', floorSubmit, 1, 4);
 

@@ -42,8 +42,9 @@ function insertTogether(parts: Part[]): [string, unknown[]] {
 /**
  * The raw SQL of a 20-track submit with an Idempotency-Key, issued with `pg` and nothing else: the
  * statements the submit runs (docs/hot-paths.md, "Write path: submit"), in the same order, writing
- * the same rows and payload sizes. The reads first (key, the cover and audio files in one statement,
- * the audio's two cached analyses in one statement), then one transaction: one statement inserting the
+ * the same rows and payload sizes. The reads first, sent together on three pooled connections (the key,
+ * the cover and audio files in one statement, the audio's two cached analyses in one statement), then
+ * one transaction on a pooled connection taken once they are in: one statement inserting the
  * submission's rows (key, release, tracks, artists, snapshot), one the hand-over's (deliveries, job), the
  * delivery wake-up job (pg-boss's own statement), then the balance move with the reload claim and the
  * ledger row in one statement (the balance lock, held to the commit), commit.
@@ -60,26 +61,32 @@ export function submitFloor(pool: pg.Pool) {
     migrate: false,
     registerInstance: false,
   });
-  return async (client: pg.ClientBase, account: FloorAccount, key: string): Promise<number> => {
+  return async (account: FloorAccount, key: string): Promise<number> => {
     let statements = 0;
-    const query = (text: string, values: unknown[] = []) => {
-      statements++;
-      return client.query(text, values);
-    };
     const { accountId, submission } = account;
     const cover = parseFileUrl(String(submission.release.cover_art_file_url))!;
     const audio = parseFileUrl(String(submission.tracks[0]!.audio_file_url))!;
-    await query('select * from idempotency_keys where account_id = $1 and key = $2 limit 1', [
-      accountId,
-      key,
+    // The reads go out together, each on a pooled connection of its own, as the submit sends them.
+    const read = (text: string, values: unknown[]) => {
+      statements++;
+      return pool.query(text, values);
+    };
+    await Promise.all([
+      read(
+        'select request_hash, release_id, created_at from idempotency_keys where account_id = $1 and key = $2',
+        [accountId, key],
+      ),
+      read(
+        `select * from stored_files
+          where (account_id = $1 and store = $2 and name = $3) or (account_id = $1 and store = $4 and name = $5)`,
+        [accountId, cover.store, cover.name, audio.store, audio.name],
+      ),
+      read(
+        `select a.kind, a.result from audio_analyses a join stored_files f on f.id = a.file_id
+          where f.account_id = $1 and f.store = $2 and f.name = $3`,
+        [accountId, audio.store, audio.name],
+      ),
     ]);
-    const files = await query(
-      `select * from stored_files
-        where (account_id = $1 and store = $2 and name = $3) or (account_id = $1 and store = $4 and name = $5)`,
-      [accountId, cover.store, cover.name, audio.store, audio.name],
-    );
-    const file = (files.rows as { id: string; store: string }[]).find((row) => row.store === 'audio')!;
-    await query('select kind, result from audio_analyses where file_id = $1', [file.id]);
 
     const now = new Date();
     const releaseId = randomUUID();
@@ -87,6 +94,11 @@ export function submitFloor(pool: pg.Pool) {
     const storeIds = (submission.release.distribution_store_ids as number[]).map(Number);
     const payload = JSON.stringify(submission);
     const isrcOf = isrcAssigner(releaseId, now.getUTCFullYear());
+    const client = await pool.connect();
+    const query = (text: string, values: unknown[] = []) => {
+      statements++;
+      return client.query(text, values);
+    };
     await query('begin');
     try {
       const dueAt = new Date(now.getTime() + STEP_SECONDS * 1000);
@@ -237,6 +249,8 @@ export function submitFloor(pool: pg.Pool) {
     } catch (error) {
       await client.query('rollback');
       throw error;
+    } finally {
+      client.release();
     }
     return statements;
   };

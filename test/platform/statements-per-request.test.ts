@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.ts';
 import { type AccountFixture, accountWithToken } from '../support/factories.ts';
@@ -99,4 +100,38 @@ describe('SQL statements per submit', () => {
       expect(commit).toBe('commit');
     },
   );
+});
+
+describe("the submit's reads", () => {
+  // The key's row, the files and the audio's cached analyses are three statements sent together on
+  // three pooled connections, not one after the other: a submit pays one round trip for them.
+  it('looks the files and their analyses up while the Idempotency-Key is read', async () => {
+    const locker = new pg.Client({ connectionString: String(app().services.orm.config.get('clientUrl')) });
+    await locker.connect();
+    try {
+      // The key's read waits on this lock until the end of the test's transaction.
+      await locker.query('begin');
+      await locker.query('lock table idempotency_keys in access exclusive mode');
+      const requestId = `reads-${Date.now()}`;
+      const answer = request(app().url, 'POST', '/v1/releases', {
+        token: account.token,
+        body: validSubmission(assets, 2),
+        headers: { 'x-request-id': requestId, 'idempotency-key': requestId },
+      });
+      const sent = (table: string) => sql.texts(requestId).some((text) => text.includes(table));
+      const deadline = Date.now() + 10_000;
+      while (!(sent('from stored_files') && sent('from audio_analyses')) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const waiting = await locker.query<{ query: string }>(
+        "select query from pg_stat_activity where wait_event_type = 'Lock' and query like '%idempotency_keys%'",
+      );
+      expect(sent('from stored_files')).toBe(true);
+      expect(sent('from audio_analyses')).toBe(true);
+      expect(waiting.rows).toHaveLength(1);
+      await locker.query('commit');
+      expect((await answer).status).toBe(201);
+    } finally {
+      await locker.end();
+    }
+  });
 });

@@ -142,6 +142,30 @@ describe('submit', () => {
     );
   });
 
+  it('a used Idempotency-Key answers before the rules: its replay, or key reused for a broken body', async () => {
+    // The key's row is read while the body is checked; what the key says still comes first.
+    const account = await accountWithToken(app().em(), { credits: 10 });
+    const assets = await uploadAssets(app().url, account);
+    const body = validSubmission(assets, 2);
+    const headers = { 'idempotency-key': 'key-first' };
+    const first = await request(app().url, 'POST', '/v1/releases', { token: account.token, body, headers });
+    expect(first.status).toBe(201);
+    const broken = validSubmission(assets, 2);
+    broken.tracks[0]!.writers = [{ name: '' }];
+    const reused = await request(app().url, 'POST', '/v1/releases', {
+      token: account.token,
+      body: broken,
+      headers,
+    });
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe('idempotency_key_reused');
+    // Without the key, the same broken body is refused by the rules.
+    const unkeyed = await request(app().url, 'POST', '/v1/releases', { token: account.token, body: broken });
+    expect(unkeyed.status).toBe(422);
+    const replay = await request(app().url, 'POST', '/v1/releases', { token: account.token, body, headers });
+    expect(replay.body).toMatchObject({ releaseId: first.body.releaseId, alreadySubmitted: true });
+  });
+
   it('an Idempotency-Key is kept 24 hours: then the same key is a new submission', async () => {
     const account = await accountWithToken(app().em(), { credits: 10 });
     const assets = await uploadAssets(app().url, account);

@@ -1,24 +1,31 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runSql } from '../../platform/db/direct-sql.ts';
+import { parseFileUrl } from '../../platform/storage/keys.ts';
 import type { StoredFile } from '../uploads/index.ts';
 import { AudioAnalysis } from './audio-analysis.entity.ts';
 
 type Kind = AudioAnalysis['kind'];
 
 /**
- * The file's own cached results, every kind in one statement (a kind missing here may still be found
- * through a file with the same bytes: `cachedAnalysis`). The rules and the pricing of a submission read
- * a file's AI verdict and registry match together.
+ * The cached results of the caller's file at `fileUrl`, every kind in one statement (a kind missing here
+ * may still be found through a file with the same bytes: `cachedAnalysis`); null when the URL names no
+ * file of the caller's store. Found through the file's owner, store and name, not its id, so a caller
+ * that also reads the file's row sends both statements at once. The rules and the pricing of a
+ * submission read a file's AI verdict and registry match together.
  */
-export async function ownAnalyses(
+export async function ownAnalysesOf(
   em: EntityManager,
-  file: Pick<StoredFile, 'id'>,
-): Promise<Map<Kind, Record<string, unknown>>> {
+  accountId: string,
+  fileUrl: string,
+): Promise<Map<Kind, Record<string, unknown>> | null> {
+  const file = parseFileUrl(fileUrl);
+  if (!file || file.ownerId !== accountId) return null;
   const rows = await runSql<{ kind: Kind; result: Record<string, unknown> }>(
     em,
-    'select kind, result from audio_analyses where file_id = $1',
-    [file.id],
+    `select a.kind, a.result from audio_analyses a join stored_files f on f.id = a.file_id
+      where f.account_id = $1 and f.store = $2 and f.name = $3`,
+    [accountId, file.store, file.name],
   );
   return new Map(rows.map((row) => [row.kind, row.result]));
 }

@@ -54,7 +54,7 @@ const notAnalysed = (detector: AiDetector, status: AnalysisStatus, message: stri
 
 /**
  * Runs the detector on a stored file (or reads its cached result for these bytes). `known` is the
- * file's own cached result when the caller has read it already (`ownAnalyses`; null: it has none).
+ * file's own cached result when the caller has read it already (`ownAnalysesOf`; null: it has none).
  */
 export async function aiDetectionOf(
   deps: AudioDeps,

@@ -1,6 +1,6 @@
 export { type AcrMatch, type AcrResult, acrCheck } from './acr-check.ts';
 export type { AudioDeps } from './audio-deps.ts';
-export { ownAnalyses } from './cached-analysis.ts';
+export { ownAnalysesOf } from './cached-analysis.ts';
 export {
   type AiDetectionResult,
   ANALYSIS_STATUSES,

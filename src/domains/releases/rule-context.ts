@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { AudioDeps } from '../audio/index.ts';
-import { aiDetectionOf, ownAnalyses } from '../audio/index.ts';
+import { aiDetectionOf, ownAnalysesOf } from '../audio/index.ts';
 import { findOwnedFileRows, StoredFile, type StoredFileRow } from '../uploads/index.ts';
 import { Release } from './release.entity.ts';
 import { ReleaseTrack } from './release-track.entity.ts';
@@ -47,18 +47,16 @@ export function ruleContextFor(
   options: { releaseId?: string | undefined; now?: Date; audio?: Omit<AudioDeps, 'em'> | undefined } = {},
 ): RuleContext {
   const file = ownedFiles(em, accountId);
-  // A file's cached AI verdict and registry match, read together: one statement per distinct file.
-  const analyses = oncePerUrl(async (fileUrl) => {
-    const stored = await file(fileUrl);
-    return stored ? ownAnalyses(em, stored) : null;
-  });
+  // A file's cached AI verdict and registry match, read together: one statement per distinct file,
+  // sent beside the file's own lookup rather than after it.
+  const analyses = oncePerUrl((fileUrl) => ownAnalysesOf(em, accountId, fileUrl));
   // The rules and the pricing both ask for every track's verdict: one lookup per distinct file.
   const aiDetection = oncePerUrl(async (fileUrl): Promise<{ containsAi: boolean } | null> => {
     const audio = options.audio;
     if (audio) {
-      const stored = await file(fileUrl);
+      const [stored, found] = await Promise.all([file(fileUrl), analyses(fileUrl)]);
       if (stored?.store !== 'audio') return null;
-      const own = (await analyses(fileUrl))?.get('ai_detection') ?? null;
+      const own = found?.get('ai_detection') ?? null;
       // A cached verdict is read as the detection reads it; only detecting needs the file's entity.
       const result = own
         ? { status: own.status, containsAi: own.containsAi === true }

@@ -88,26 +88,21 @@ export async function submitRelease(
   const key = options.idempotencyKey?.trim() || null;
   // Only a key is compared with its first request's body.
   const hash = key ? requestHash(input) : '';
-  if (key) {
-    const replay = await replayIdempotent(em, accountId, key, hash, now);
+  // The key's row is read while the submission is checked (their statements go out together); a
+  // replay still answers first, whatever the checks found.
+  const recorded = key ? readIdempotencyKey(em, accountId, key) : null;
+  const checking = checkSubmission(em, accountId, input, options, now).then(
+    (checked) => ({ checked }),
+    (error: unknown) => ({ error }),
+  );
+  if (key && recorded) {
+    const replay = await replayOf(em, accountId, key, hash, now, await recorded);
     if (replay) return replay;
   }
-
-  const existing = await existingRelease(em, accountId, input);
-  if (existing?.status === 'submitted') return already(em, existing, accountId);
-
-  const submission = normaliseSubmission({ release: input.release, tracks: input.tracks });
-  const ctx = ruleContextFor(em, accountId, { releaseId: existing?.id, now, audio: options.audio });
-  const issues = await evaluateRules(submission, ctx);
-  const errors = issues.filter((issue) => issue.severity === 'error');
-  if (errors.length > 0) {
-    throw validationFailed(
-      `The release breaks ${errors.length} rule${errors.length === 1 ? '' : 's'}; every offending field is listed in details.`,
-      errors.map((e) => ({ path: e.path, message: e.message, rule: e.rule })),
-    );
-  }
-  const prepared = prepareForSubmission(submission);
-  const charges = await chargesFor(prepared.tracks, input.tokenOffset === true, ctx);
+  const outcome = await checking;
+  if ('error' in outcome) throw outcome.error;
+  if ('already' in outcome.checked) return outcome.checked.already;
+  const { existing, issues, prepared, charges } = outcome.checked;
 
   try {
     // The transaction's fork starts with nothing loaded (`clear`): its unit of work holds a draft being
@@ -155,12 +150,57 @@ export async function submitRelease(
       key &&
       (error instanceof UniqueConstraintViolationException || error instanceof InsufficientCreditsError)
     ) {
-      const replay = await replayIdempotent(em.fork(), accountId, key, hash, now);
+      const fork = em.fork();
+      const replay = await replayOf(
+        fork,
+        accountId,
+        key,
+        hash,
+        now,
+        await readIdempotencyKey(fork, accountId, key),
+      );
       if (replay) return replay;
     }
     if (error instanceof InsufficientCreditsError) throw insufficient(charges, error);
     throw error;
   }
+}
+
+interface CheckedSubmission {
+  existing: Release | null;
+  issues: RuleIssue[];
+  prepared: NormalisedSubmission;
+  charges: Charges;
+}
+
+/**
+ * What the submission is before anything is written: the draft it completes (or the answer when that
+ * release is submitted already), its rule issues (an error among them fails it with every path), the
+ * normalised payload and its price.
+ */
+async function checkSubmission(
+  em: EntityManager,
+  accountId: string,
+  input: SubmitInput,
+  options: SubmitOptions,
+  now: Date,
+): Promise<CheckedSubmission | { already: SubmitResult }> {
+  const existing = await existingRelease(em, accountId, input);
+  if (existing?.status === 'submitted') return { already: await already(em, existing, accountId) };
+
+  const submission = normaliseSubmission({ release: input.release, tracks: input.tracks });
+  const ctx = ruleContextFor(em, accountId, { releaseId: existing?.id, now, audio: options.audio });
+  const issues = await evaluateRules(submission, ctx);
+  const errors = issues.filter((issue) => issue.severity === 'error');
+  if (errors.length > 0) {
+    throw validationFailed(
+      `The release breaks ${errors.length} rule${errors.length === 1 ? '' : 's'}; every offending field is listed in details.`,
+      errors.map((e) => ({ path: e.path, message: e.message, rule: e.rule })),
+    );
+  }
+  const prepared = prepareForSubmission(submission);
+  const charges = await chargesFor(prepared.tracks, input.tokenOffset === true, ctx);
+  return { existing, issues, prepared, charges };
 }
 
 async function existingRelease(
@@ -186,19 +226,35 @@ async function already(em: EntityManager, release: Release, accountId: string): 
   };
 }
 
-async function replayIdempotent(
+interface IdempotencyRecord {
+  request_hash: string;
+  release_id: string;
+  created_at: string;
+}
+
+async function readIdempotencyKey(
+  em: EntityManager,
+  accountId: string,
+  key: string,
+): Promise<IdempotencyRecord | null> {
+  // The ORM's connection reads timestamps as text: the row's created_at is parsed by replayOf.
+  const [record] = await runSql<IdempotencyRecord>(
+    em,
+    'select request_hash, release_id, created_at from idempotency_keys where account_id = $1 and key = $2',
+    [accountId, key],
+  );
+  return record ?? null;
+}
+
+/** The answer a key's first request gets again; null when the key is new or expired (then deleted). */
+async function replayOf(
   em: EntityManager,
   accountId: string,
   key: string,
   hash: string,
   now: Date,
+  record: IdempotencyRecord | null,
 ): Promise<SubmitResult | null> {
-  // The ORM's connection reads timestamps as text: the row's created_at is parsed here.
-  const [record] = await runSql<{ request_hash: string; release_id: string; created_at: string }>(
-    em,
-    'select request_hash, release_id, created_at from idempotency_keys where account_id = $1 and key = $2',
-    [accountId, key],
-  );
   if (!record) return null;
   if (now.getTime() - new Date(record.created_at).getTime() > IDEMPOTENCY_WINDOW_MS) {
     await em.nativeDelete(IdempotencyKey, { account: accountId, key });
