@@ -12,6 +12,9 @@
 import os from 'node:os';
 import type { Request } from 'autocannon';
 import pg from 'pg';
+import { StoredFile } from '../src/domains/uploads/index.ts';
+import { columnList } from '../src/platform/db/direct-sql.ts';
+import { PreparedStatementNames, prepareRepeatedStatements } from '../src/platform/db/prepared-statements.ts';
 import { uploadAssets, validSubmission } from '../test/support/releases.ts';
 import {
   type Measurement,
@@ -86,7 +89,9 @@ try {
   await measureHttp('warm-up', { ...request, setupRequest: rotating(submitters, 'warm') }, 2, 4);
 
   const pool = new pg.Pool({ connectionString: bench.databaseUrl, max: 20 });
-  const floor = submitFloor(pool);
+  // The floor's statements run as the service's do: prepared from their second use.
+  prepareRepeatedStatements(pool, new PreparedStatementNames());
+  const floor = submitFloor(pool, columnList(bench.orm.em, StoredFile));
   let floorSubmits = 0;
   let floorStatements = 0;
   const floorSubmit = async () => {

@@ -25,11 +25,11 @@ export const appDatabase: DatabaseModel = {
 
 /** The ORM's configuration for this app's database at `clientUrl`. */
 export const ormConfig = (clientUrl: string, poolMax?: number) =>
-  platformOrmConfig(clientUrl, appDatabase, poolMax);
+  platformOrmConfig(clientUrl, appDatabase, { poolMax });
 
 /** Connects and brings the schema up to date. */
 export const openDatabase = (clientUrl: string, poolMax?: number): Promise<Orm> =>
-  openPlatformDatabase(clientUrl, appDatabase, poolMax);
+  openPlatformDatabase(clientUrl, appDatabase, { poolMax });
 
 /** Applies pending migrations and creates the app's queues (one process at a time). */
 export const migrateToLatest = (orm: Orm, clientUrl: string): Promise<void> =>

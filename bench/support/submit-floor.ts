@@ -47,10 +47,12 @@ function insertTogether(parts: Part[]): [string, unknown[]] {
  * one transaction on a pooled connection taken once they are in: one statement inserting the
  * submission's rows (key, release, tracks, artists, snapshot), one the hand-over's (deliveries, job), the
  * delivery wake-up job (pg-boss's own statement), then the balance move with the reload claim and the
- * ledger row in one statement (the balance lock, held to the commit), commit.
+ * ledger row in one statement (the balance lock, held to the commit), commit. Give it a pool whose
+ * repeated statements run prepared (`prepareRepeatedStatements`), as the service's do, and the
+ * stored files' columns as the service names them (`columnList`).
  * Returns the number of statements it sent.
  */
-export function submitFloor(pool: pg.Pool) {
+export function submitFloor(pool: pg.Pool, fileColumns: string) {
   // Never started: it only builds and sends the job insert, on the connection given with each send
   // (the queue's settings are read once, on the pool).
   const boss = new PgBoss({
@@ -77,7 +79,7 @@ export function submitFloor(pool: pg.Pool) {
         [accountId, key],
       ),
       read(
-        `select * from stored_files
+        `select ${fileColumns} from stored_files
           where (account_id = $1 and store = $2 and name = $3) or (account_id = $1 and store = $4 and name = $5)`,
         [accountId, cover.store, cover.name, audio.store, audio.name],
       ),

@@ -32,6 +32,7 @@ const configSchema = z
       }),
     DATABASE_URL: url(['postgres', 'postgresql']).optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_PREPARED_STATEMENTS: bool.default(true),
     DATA_DIR: z.string().min(1).default('./data'),
     EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     REDIS_URL: url(['redis', 'rediss']).optional(),

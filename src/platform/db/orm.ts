@@ -1,8 +1,10 @@
 import type { AnyEntity, EntityClass, EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { QueueDefinition } from '../jobs/index.ts';
 import { migrateToLatest } from './migrate.ts';
+import { PreparedStatementNames, prepareRepeatedStatements } from './prepared-statements.ts';
 
 export type Orm = MikroORM;
 
@@ -17,9 +19,28 @@ export interface DatabaseModel {
   queues: readonly QueueDefinition[];
 }
 
-export function ormConfig(clientUrl: string, model: DatabaseModel, poolMax = 10) {
+/** How the ORM's connections run statements. */
+export interface ConnectionOptions {
+  /** Connections in the pool (DATABASE_POOL_MAX). */
+  poolMax?: number;
+  /**
+   * Repeated statements run prepared, once per connection (DATABASE_PREPARED_STATEMENTS; default
+   * on). Off for a connection pooler in transaction mode that does not carry prepared statements.
+   */
+  preparedStatements?: boolean;
+}
+
+export function ormConfig(
+  clientUrl: string,
+  model: DatabaseModel,
+  { poolMax = 10, preparedStatements = true }: ConnectionOptions = {},
+) {
+  const names = preparedStatements ? new PreparedStatementNames() : null;
   return defineConfig({
     clientUrl,
+    ...(names
+      ? { driverOptions: { onPoolCreated: (pool: pg.Pool) => prepareRepeatedStatements(pool, names) } }
+      : {}),
     entities: [...model.entities],
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
@@ -37,8 +58,12 @@ export function ormConfig(clientUrl: string, model: DatabaseModel, poolMax = 10)
 }
 
 /** Connects and brings the schema up to date. */
-export async function openDatabase(clientUrl: string, model: DatabaseModel, poolMax?: number): Promise<Orm> {
-  const orm = await MikroORM.init(ormConfig(clientUrl, model, poolMax));
+export async function openDatabase(
+  clientUrl: string,
+  model: DatabaseModel,
+  options?: ConnectionOptions,
+): Promise<Orm> {
+  const orm = await MikroORM.init(ormConfig(clientUrl, model, options));
   await migrateToLatest(orm, clientUrl, model.queues);
   return orm;
 }
