@@ -7,7 +7,10 @@
  * 1 connection; at 20 connections over 50 accounts, ≥ 0.6 of the floor (and 500 submits/s, beyond this
  * machine's floor). The service and its floor take turns in BENCH_ROUNDS rounds (default 3) at each
  * connection count, so that the machine's drift falls on both alike; each row shows its median round,
- * and the ratio is the median of the rounds' own ratios.
+ * and the ratio is the median of the rounds' own ratios. Each row also reports where the machine's CPU
+ * went per submit: the server's, every PostgreSQL process's, and the bench process's own (the load
+ * generator's for the service, the SQL client's for the floor); on a machine whose cores the rows use to
+ * the full, the ratio of the two totals is the throughput ratio to expect.
  */
 import os from 'node:os';
 import type { Request } from 'autocannon';
@@ -110,9 +113,11 @@ try {
     const raw: Measurement[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const setupRequest = rotating(submitters, `c${connections}-r${round}`);
-      const options = { ...request, setupRequest, serverPid: app.process.pid };
+      const options = { ...request, setupRequest, serverPid: app.process.pid, split: true };
       service.push(await measureHttp(label, options, SECONDS / ROUNDS, connections));
-      raw.push(await measureInProcess(floorLabel, floorSubmit, SECONDS / ROUNDS, connections));
+      raw.push(
+        await measureInProcess(floorLabel, floorSubmit, SECONDS / ROUNDS, connections, { split: true }),
+      );
     }
     const ratios = service.map((row, i) => row.requestsPerSecond / raw[i]!.requestsPerSecond);
     const p99s = service.map((row) => row.p99);
@@ -141,6 +146,15 @@ try {
     `  1 connection: p50 ${service1.p50.toFixed(1)} ms (floor ${floor1.p50.toFixed(1)}, ×${times(service1.p50, floor1.p50)}), ` +
       `p99 ${service1.p99.toFixed(1)} ms (floor ${floor1.p99.toFixed(1)}, ×${times(service1.p99, floor1.p99)}), ` +
       `round by round ${one.p99s.map((p) => p.toFixed(0)).join(' / ')} ms; target p99 ≤ 20 ms`,
+  );
+  const total = (row: Measurement) =>
+    (row.serverCpuMicros ?? 0) + (row.databaseCpuMicros ?? 0) + (row.clientCpuMicros ?? 0);
+  console.log(
+    `  CPU per submit at 20 connections, all processes: the service ${(total(service20) / 1000).toFixed(1)} ms ` +
+      `(server ${((service20.serverCpuMicros ?? 0) / 1000).toFixed(1)}, database ${((service20.databaseCpuMicros ?? 0) / 1000).toFixed(1)}, ` +
+      `load generator ${((service20.clientCpuMicros ?? 0) / 1000).toFixed(1)}), the floor ${(total(floor20) / 1000).toFixed(1)} ms ` +
+      `(database ${((floor20.databaseCpuMicros ?? 0) / 1000).toFixed(1)}, client ${((floor20.clientCpuMicros ?? 0) / 1000).toFixed(1)}): ` +
+      `on cores both use to the full, the ratio to expect is ${times(total(floor20), total(service20))}`,
   );
   console.log(
     `  20 connections: ${service20.requestsPerSecond.toFixed(0)} submits/s (floor ${floor20.requestsPerSecond.toFixed(0)}); ` +

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
 
 export interface Measurement {
@@ -12,6 +12,13 @@ export interface Measurement {
   serverCpuMicros?: number;
   /** Of that, the system (kernel) time: socket reads and writes, wake-ups of the peers. */
   serverSystemMicros?: number;
+  /**
+   * With `split`: the CPU time per request of every PostgreSQL process on the machine (backends and
+   * background workers) and of the bench process itself (the load generator, or the client issuing the
+   * SQL), so that where a machine's cores went is read beside the throughput.
+   */
+  databaseCpuMicros?: number;
+  clientCpuMicros?: number;
 }
 
 const CLOCK_TICKS_PER_SECOND =
@@ -35,6 +42,41 @@ function cpuSecondsOf(pid: number): CpuSeconds {
   };
 }
 
+/**
+ * CPU seconds used so far by every PostgreSQL process of the machine (the processes named `postgres`:
+ * the backends, and the checkpointer, WAL writer and autovacuum the writes cost). A process that ended
+ * in between is not counted; the bench's connections are pooled and stay up.
+ */
+function databaseCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return total;
+}
+
+/** Where the CPU of a measured stretch went, per request: the database's and the bench process's own. */
+function cpuSplit(): (requests: number) => Pick<Measurement, 'databaseCpuMicros' | 'clientCpuMicros'> {
+  const database = databaseCpuSeconds();
+  const client = process.cpuUsage();
+  return (requests) => {
+    if (requests === 0) return {};
+    const own = process.cpuUsage(client);
+    return {
+      databaseCpuMicros: ((databaseCpuSeconds() - database) * 1e6) / requests,
+      clientCpuMicros: (own.user + own.system) / requests,
+    };
+  };
+}
+
 export async function measureHttp(
   name: string,
   options: {
@@ -46,11 +88,14 @@ export async function measureHttp(
     setupRequest?: (request: Request) => Request;
     /** The server's pid: its CPU time per request is measured too. */
     serverPid?: number;
+    /** Also the database's and the bench process's CPU per request (databaseCpuMicros, clientCpuMicros). */
+    split?: boolean;
   },
   seconds: number,
   connections: number,
 ): Promise<Measurement> {
   const cpuBefore = options.serverPid ? cpuSecondsOf(options.serverPid) : { user: 0, system: 0 };
+  const split = options.split ? cpuSplit() : null;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -69,6 +114,7 @@ export async function measureHttp(
     ...(options.serverPid && result.requests.total > 0
       ? serverCpuPerRequest(cpuBefore, cpuSecondsOf(options.serverPid), result.requests.total)
       : {}),
+    ...split?.(result.requests.total),
   };
 }
 
@@ -84,13 +130,18 @@ function serverCpuPerRequest(
   };
 }
 
-/** Runs `operation` back to back with `concurrency` in flight, like autocannon does over HTTP. */
+/**
+ * Runs `operation` back to back with `concurrency` in flight, like autocannon does over HTTP; with
+ * `split`, also the database's and this process's CPU per operation.
+ */
 export async function measureInProcess(
   name: string,
   operation: () => Promise<unknown>,
   seconds: number,
   concurrency: number,
+  options: { split?: boolean } = {},
 ): Promise<Measurement> {
+  const split = options.split ? cpuSplit() : null;
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + seconds * 1000;
@@ -110,7 +161,14 @@ export async function measureInProcess(
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { name, requestsPerSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+  return {
+    name,
+    requestsPerSecond: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    ...split?.(latencies.length),
+  };
 }
 
 /** The round of median throughput, with its own latencies and CPU: one real measurement, not a blend. */
@@ -141,6 +199,8 @@ export async function measureInterleaved(
 
 export function printTable(rows: Measurement[]): void {
   const withCpu = rows.some((r) => r.serverCpuMicros !== undefined);
+  const withSplit = rows.some((r) => r.databaseCpuMicros !== undefined);
+  const micros = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0));
   const header = [
     'scenario',
     'req/s',
@@ -148,6 +208,7 @@ export function printTable(rows: Measurement[]): void {
     'p99 ms',
     'errors',
     ...(withCpu ? ['server CPU µs/req', 'of it system'] : []),
+    ...(withSplit ? ['database CPU µs/req', 'bench process CPU µs/req'] : []),
   ];
   const lines = rows.map((r) => [
     r.name,
@@ -155,12 +216,8 @@ export function printTable(rows: Measurement[]): void {
     r.p50.toFixed(2),
     r.p99.toFixed(2),
     String(r.errors),
-    ...(withCpu
-      ? [
-          r.serverCpuMicros === undefined ? '-' : r.serverCpuMicros.toFixed(0),
-          r.serverSystemMicros === undefined ? '-' : r.serverSystemMicros.toFixed(0),
-        ]
-      : []),
+    ...(withCpu ? [micros(r.serverCpuMicros), micros(r.serverSystemMicros)] : []),
+    ...(withSplit ? [micros(r.databaseCpuMicros), micros(r.clientCpuMicros)] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) =>
