@@ -134,21 +134,50 @@ function planFor(em: EntityManager, entity: EntityName): InsertPlan {
   return plan;
 }
 
-/** `insert into … values ($k, …), (…)` for rows of one plan: their values go after those in `values`. */
-function insertText(plan: InsertPlan, rows: readonly InsertRow<object>[], values: unknown[]): string {
+/** Appends the rows' values, column by column as the plan maps them, to `values`. */
+function pushValues(plan: InsertPlan, rows: readonly InsertRow<object>[], values: unknown[]): void {
+  for (const row of rows)
+    for (const column of plan.columns) values.push(column.value(row as Readonly<Record<string, unknown>>));
+}
+
+/** `insert into … values ($k, …), (…)` for `count` rows of one plan, the first parameter `$offset+1`. */
+function insertText(plan: InsertPlan, count: number, offset: number): string {
   const width = plan.columns.length;
-  const tuples: string[] = new Array(rows.length);
-  let n = values.length;
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r] as Readonly<Record<string, unknown>>;
+  const tuples: string[] = new Array(count);
+  let n = offset;
+  for (let r = 0; r < count; r++) {
     const slots: string[] = new Array(width);
-    for (let c = 0; c < width; c++) {
-      values.push(plan.columns[c]!.value(row));
-      slots[c] = `$${++n}`;
-    }
+    for (let c = 0; c < width; c++) slots[c] = `$${++n}`;
     tuples[r] = `(${slots.join(', ')})`;
   }
   return plan.head + tuples.join(', ');
+}
+
+/** Statement texts by shape (the tables and their row counts), at most this many kept. */
+const SHAPES_KEPT = 500;
+const statementsByShape = new Map<string, string>();
+
+/**
+ * The text inserting `counts[i]` rows of each plan, as `insertTogether` writes it: the same string for
+ * the same shape, built once. Building it cost a submission more than its values, and the one string
+ * is what the prepared statements are looked up by (`prepared-statements.ts`).
+ */
+function statementFor(plans: readonly InsertPlan[], counts: readonly number[]): string {
+  let shape = '';
+  for (let i = 0; i < plans.length; i++) shape += `${plans[i]!.table}:${counts[i]};`;
+  const known = statementsByShape.get(shape);
+  if (known !== undefined) return known;
+  let offset = 0;
+  const texts = plans.map((plan, i) => {
+    const text = insertText(plan, counts[i]!, offset);
+    offset += counts[i]! * plan.columns.length;
+    return text;
+  });
+  const last = texts.pop()!;
+  const text =
+    texts.length > 0 ? `with ${texts.map((t, i) => `"w${i}" as (${t})`).join(', ')} ${last}` : last;
+  if (statementsByShape.size < SHAPES_KEPT) statementsByShape.set(shape, text);
+  return text;
 }
 
 /**
@@ -167,9 +196,10 @@ export async function insertRows<Entity extends object>(
   const plan = planFor(em, entity as EntityName);
   const perStatement = Math.floor(MAX_PARAMETERS / plan.columns.length);
   for (let start = 0; start < rows.length; start += perStatement) {
+    const slice = rows.slice(start, start + perStatement);
     const values: unknown[] = [];
-    const text = insertText(plan, rows.slice(start, start + perStatement), values);
-    await runSql(em, text, values);
+    pushValues(plan, slice, values);
+    await runSql(em, statementFor([plan], [slice.length]), values);
   }
 }
 
@@ -204,9 +234,13 @@ export async function insertTogether(em: EntityManager, parts: readonly InsertPa
     return;
   }
   const values: unknown[] = [];
-  const texts = given.map((part, i) => insertText(plans[i]!, part.rows, values));
-  const last = texts.pop()!;
-  const text =
-    texts.length > 0 ? `with ${texts.map((t, i) => `"w${i}" as (${t})`).join(', ')} ${last}` : last;
-  await runSql(em, text, values);
+  for (let i = 0; i < given.length; i++) pushValues(plans[i]!, given[i]!.rows, values);
+  await runSql(
+    em,
+    statementFor(
+      plans,
+      given.map((part) => part.rows.length),
+    ),
+    values,
+  );
 }
