@@ -19,6 +19,7 @@ import {
 } from '../src/domains/payments/index.ts';
 import { listStoreConnections, senderIdentity } from '../src/domains/store-connections/index.ts';
 import { CoverThumbnails } from '../src/domains/uploads/index.ts';
+import { commitAnnouncer } from '../src/platform/cache/commit-announcer.ts';
 import { COMMIT_INVALIDATION, CommitClearedCache } from '../src/platform/cache/commit-cleared-cache.ts';
 import { type Clock, systemClock } from '../src/platform/clock.ts';
 import type { AppConfig } from '../src/platform/config.ts';
@@ -337,24 +338,21 @@ function createMetrics(orm: Orm, logger: Logger, caches: CacheStats[]): Metrics 
 }
 
 /**
- * Every transaction this process commits clears the read caches here and, announced once per tick, in
- * every other process: coarse, but no write path (entity, raw SQL inside a transaction) can be missed.
- * Webhook bookkeeping, marked cache-neutral, is the one exception.
+ * Every transaction this process commits clears the read caches here and, announced within 20 ms
+ * (`commitAnnouncer`), in every other process: coarse, but no write path (entity, raw SQL inside a
+ * transaction) can be missed. Webhook bookkeeping, marked cache-neutral, is the one exception.
  */
 function clearOnCommit(orm: Orm, caches: { clear(): void }[], pubsub: PubSub, logger: Logger): void {
-  let announcing = false;
+  const committed = commitAnnouncer(() => {
+    pubsub
+      .invalidate({ cache: COMMIT_INVALIDATION, key: '*' })
+      .catch((err: Error) => logger.warn({ err }, 'read cache invalidation'));
+  });
   orm.em.getEventManager().registerSubscriber({
     afterTransactionCommit: ({ transaction }) => {
       if (isCacheNeutral(transaction)) return;
       for (const cache of caches) cache.clear();
-      if (announcing) return;
-      announcing = true;
-      setImmediate(() => {
-        announcing = false;
-        pubsub
-          .invalidate({ cache: COMMIT_INVALIDATION, key: '*' })
-          .catch((err: Error) => logger.warn({ err }, 'read cache invalidation'));
-      });
+      committed();
     },
   });
 }
