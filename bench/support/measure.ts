@@ -43,23 +43,33 @@ function cpuSecondsOf(pid: number): CpuSeconds {
 }
 
 /**
- * CPU seconds used so far by every PostgreSQL process of the machine (the processes named `postgres`:
- * the backends, and the checkpointer, WAL writer and autovacuum the writes cost). A process that ended
- * in between is not counted; the bench's connections are pooled and stay up.
+ * CPU seconds used so far by each PostgreSQL process of the machine (the processes named `postgres`:
+ * the backends, and the checkpointer, WAL writer and autovacuum the writes cost), by pid.
  */
-function databaseCpuSeconds(): number {
-  let total = 0;
+function databaseCpuSeconds(): Map<string, number> {
+  const used = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
     if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes(' (postgres) ')) continue;
       const fields = stat.split(') ')[1]!.split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      used.set(entry, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
     } catch {
       // The process ended while the list was read.
     }
   }
+  return used;
+}
+
+/**
+ * The CPU seconds PostgreSQL's processes used between two readings: what each process alive at the
+ * second used since the first (all of it for one started in between). A connection closed in between
+ * (a pool's idle timeout) takes what it used since the first reading with it: never a negative share.
+ */
+function databaseCpuBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -71,7 +81,7 @@ function cpuSplit(): (requests: number) => Pick<Measurement, 'databaseCpuMicros'
     if (requests === 0) return {};
     const own = process.cpuUsage(client);
     return {
-      databaseCpuMicros: ((databaseCpuSeconds() - database) * 1e6) / requests,
+      databaseCpuMicros: (databaseCpuBetween(database, databaseCpuSeconds()) * 1e6) / requests,
       clientCpuMicros: (own.user + own.system) / requests,
     };
   };
