@@ -153,8 +153,9 @@ function insertText(plan: InsertPlan, count: number, offset: number): string {
   return plan.head + tuples.join(', ');
 }
 
-/** Statement texts by shape (the tables and their row counts), at most this many kept. */
+/** Statement texts by shape (the tables and their row counts): at most this many, each at most 64 KB. */
 const SHAPES_KEPT = 500;
+const KEPT_TEXT_CHARACTERS = 65_536;
 const statementsByShape = new Map<string, string>();
 
 /**
@@ -176,7 +177,8 @@ function statementFor(plans: readonly InsertPlan[], counts: readonly number[]): 
   const last = texts.pop()!;
   const text =
     texts.length > 0 ? `with ${texts.map((t, i) => `"w${i}" as (${t})`).join(', ')} ${last}` : last;
-  if (statementsByShape.size < SHAPES_KEPT) statementsByShape.set(shape, text);
+  if (statementsByShape.size < SHAPES_KEPT && text.length <= KEPT_TEXT_CHARACTERS)
+    statementsByShape.set(shape, text);
   return text;
 }
 
