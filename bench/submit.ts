@@ -149,11 +149,12 @@ try {
   );
   const total = (row: Measurement) =>
     (row.serverCpuMicros ?? 0) + (row.databaseCpuMicros ?? 0) + (row.clientCpuMicros ?? 0);
+  const ms = (micros: number | undefined) => ((micros ?? 0) / 1000).toFixed(1);
   console.log(
-    `  CPU per submit at 20 connections, all processes: the service ${(total(service20) / 1000).toFixed(1)} ms ` +
-      `(server ${((service20.serverCpuMicros ?? 0) / 1000).toFixed(1)}, database ${((service20.databaseCpuMicros ?? 0) / 1000).toFixed(1)}, ` +
-      `load generator ${((service20.clientCpuMicros ?? 0) / 1000).toFixed(1)}), the floor ${(total(floor20) / 1000).toFixed(1)} ms ` +
-      `(database ${((floor20.databaseCpuMicros ?? 0) / 1000).toFixed(1)}, client ${((floor20.clientCpuMicros ?? 0) / 1000).toFixed(1)}): ` +
+    `  CPU per submit at 20 connections, all processes: the service ${ms(total(service20))} ms ` +
+      `(server ${ms(service20.serverCpuMicros)}, database ${ms(service20.databaseCpuMicros)}, ` +
+      `load generator ${ms(service20.clientCpuMicros)}), the floor ${ms(total(floor20))} ms ` +
+      `(database ${ms(floor20.databaseCpuMicros)}, client ${ms(floor20.clientCpuMicros)}): ` +
       `on cores both use to the full, the ratio to expect is ${times(total(floor20), total(service20))}`,
   );
   console.log(

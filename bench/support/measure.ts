@@ -35,7 +35,12 @@ interface CpuSeconds {
  * its CPU per request moves less than its throughput does.
  */
 function cpuSecondsOf(pid: number): CpuSeconds {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return cpuSecondsIn(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** The user and system CPU seconds a `/proc/<pid>/stat` line records. */
+function cpuSecondsIn(stat: string): CpuSeconds {
+  const fields = stat.split(') ')[1]!.split(' ');
   return {
     user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND,
     system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND,
@@ -53,8 +58,8 @@ function databaseCpuSeconds(): Map<string, number> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes(' (postgres) ')) continue;
-      const fields = stat.split(') ')[1]!.split(' ');
-      used.set(entry, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
+      const { user, system } = cpuSecondsIn(stat);
+      used.set(entry, user + system);
     } catch {
       // The process ended while the list was read.
     }
