@@ -16,8 +16,9 @@ import os from 'node:os';
 import type { Request } from 'autocannon';
 import pg from 'pg';
 import { StoredFile } from '../src/domains/uploads/index.ts';
+import { routeConnectionQueries } from '../src/platform/db/connection-query.ts';
 import { columnList } from '../src/platform/db/direct-sql.ts';
-import { PreparedStatementNames, prepareRepeatedStatements } from '../src/platform/db/prepared-statements.ts';
+import { PreparedStatementNames } from '../src/platform/db/prepared-statements.ts';
 import { uploadAssets, validSubmission } from '../test/support/releases.ts';
 import {
   type Measurement,
@@ -92,8 +93,8 @@ try {
   await measureHttp('warm-up', { ...request, setupRequest: rotating(submitters, 'warm') }, 2, 4);
 
   const pool = new pg.Pool({ connectionString: bench.databaseUrl, max: 20 });
-  // The floor's statements run as the service's do: prepared from their second use.
-  prepareRepeatedStatements(pool, new PreparedStatementNames());
+  // The floor's statements run as the service's do: by pg's callback form, prepared from their second use.
+  routeConnectionQueries(pool, new PreparedStatementNames());
   const floor = submitFloor(pool, columnList(bench.orm.em, StoredFile));
   let floorSubmits = 0;
   let floorStatements = 0;

@@ -48,7 +48,7 @@ function insertTogether(parts: Part[]): [string, unknown[]] {
  * submission's rows (key, release, tracks, artists, snapshot), one the hand-over's (deliveries, job), the
  * delivery wake-up job (pg-boss's own statement), then the balance move with the reload claim and the
  * ledger row in one statement (the balance lock, held to the commit), commit. Give it a pool whose
- * repeated statements run prepared (`prepareRepeatedStatements`), as the service's do, and the
+ * statements run as the service's do (`routeConnectionQueries`: the callback form, prepared), and the
  * stored files' columns as the service names them (`columnList`).
  * Returns the number of statements it sent.
  */

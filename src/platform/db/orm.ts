@@ -3,8 +3,9 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { QueueDefinition } from '../jobs/index.ts';
+import { routeConnectionQueries } from './connection-query.ts';
 import { migrateToLatest } from './migrate.ts';
-import { PreparedStatementNames, prepareRepeatedStatements } from './prepared-statements.ts';
+import { PreparedStatementNames } from './prepared-statements.ts';
 
 export type Orm = MikroORM;
 
@@ -38,9 +39,7 @@ export function ormConfig(
   const names = preparedStatements ? new PreparedStatementNames() : null;
   return defineConfig({
     clientUrl,
-    ...(names
-      ? { driverOptions: { onPoolCreated: (pool: pg.Pool) => prepareRepeatedStatements(pool, names) } }
-      : {}),
+    driverOptions: { onPoolCreated: (pool: pg.Pool) => routeConnectionQueries(pool, names) },
     entities: [...model.entities],
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },

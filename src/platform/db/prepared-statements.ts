@@ -1,5 +1,3 @@
-import type pg from 'pg';
-
 /** At most this many statement texts are prepared (each connection prepares those it runs, once). */
 export const PREPARED_TEXTS = 200;
 /** A text is prepared from its second use on: a statement run once is never prepared. */
@@ -15,7 +13,7 @@ const COUNTED_CHARACTERS = 4_000_000;
 const ALL_COLUMNS = /^\s*select\s+(?:distinct\s+)?(?:"?\w+"?\.)?\*|\breturning\s+(?:"?\w+"?\.)?\*/i;
 
 /** PostgreSQL's refusal of a prepared statement whose result type changed under it (a migration). */
-const isResultTypeChange = (error: unknown) =>
+export const isResultTypeChange = (error: unknown) =>
   (error as { code?: string } | null)?.code === '0A000' &&
   /cached plan must not change result type/.test(String((error as Error).message));
 
@@ -70,41 +68,4 @@ export class PreparedStatementNames {
   get size(): number {
     return this.names.size;
   }
-}
-
-type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
-
-/**
- * Runs the repeated statements of every connection of `pool` as prepared statements: PostgreSQL then
- * parses, analyses and plans a statement once per connection instead of on every run, which on a
- * small machine is most of what a short statement costs it (a 20-track submit: 6.3 → 3.5 ms of the
- * database's CPU, measured with pg alone). A query sent as `(text, values)` (as the ORM's driver and
- * `runSql` send theirs) is named by `names`; anything else (a text without values, a query object, a
- * cursor) goes as it came. A prepared statement refused because its result type changed (a migration
- * altered a table under it) runs again unnamed, which answers outside a transaction (in one, the
- * refusal failed the transaction, and its error is the one returned), and its text is never prepared
- * again.
- */
-export function prepareRepeatedStatements(pool: pg.Pool, names: PreparedStatementNames): void {
-  pool.on('connect', (client) => {
-    // The client's own query, looked up on each call (a measurement may wrap the class's).
-    const query: Query = (config, values, callback) =>
-      (Object.getPrototypeOf(client) as { query: Query }).query.call(client, config, values, callback);
-    const prepared: Query = (config, values, callback) => {
-      if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback)
-        return query(config, values, callback);
-      const name = names.nameFor(config);
-      if (name === null) return query(config, values);
-      return (query({ name, text: config, values }) as Promise<unknown>).catch(async (error: unknown) => {
-        if (!isResultTypeChange(error)) throw error;
-        names.refuse(config);
-        try {
-          return await query(config, values);
-        } catch {
-          throw error; // in a transaction, which the refusal ended: its first error is the one to tell
-        }
-      });
-    };
-    client.query = prepared as unknown as typeof client.query;
-  });
 }
