@@ -55,6 +55,7 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Num
 const ONLY = process.env.BENCH_ONLY;
 /** `BENCH_ROUNDS=1` measures each row in one stretch (default: 3 rounds, rows taking turns). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const STORES = 25;
 const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
   releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;
@@ -286,55 +287,62 @@ try {
       floorPost,
       floorRestBytes,
       floorAgentBytes,
-    ] = rows as [
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
-      Measurement,
+    ] = rounds as [
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
+      Measurement[],
     ];
-    const ratio = (m: Measurement) => (m.requestsPerSecond / floor.requestsPerSecond).toFixed(3);
-    console.log('ratios to bare express (throughput):');
+    // Each ratio pairs two rows of the same round (measured seconds apart) and is the median of the
+    // rounds' ratios: a round the machine slowed falls on both rows of its pair, not on one.
+    const throughput = (row: Measurement[], base: Measurement[]) =>
+      median(row.map((m, i) => m.requestsPerSecond / base[i]!.requestsPerSecond));
+    // CPU per request moves less with other work on the machine than throughput: the base's server CPU
+    // per request over the row's.
+    const cpu = (row: Measurement[], base: Measurement[]) =>
+      median(row.map((m, i) => (base[i]!.serverCpuMicros ?? Number.NaN) / (m.serverCpuMicros ?? Number.NaN)));
+    const show = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(3));
+    const eachRound = (row: Measurement[], base: Measurement[]) =>
+      ROUNDS > 1
+        ? ` (rounds ${row.map((m, i) => (m.requestsPerSecond / base[i]!.requestsPerSecond).toFixed(2)).join(' / ')})`
+        : '';
+    const ratio = (row: Measurement[]) => show(throughput(row, floor));
+    console.log("ratios to bare express (throughput, the median of the rounds' own ratios):");
     console.log(`  /v1/status ${ratio(status)} (target ≥ 0.60)   /v1/me ${ratio(me)} (target ≥ 0.30)`);
     console.log(
-      `  release status: REST ${ratio(rest)}, GraphQL ${ratio(graphqlHttp)}, agent tool ${ratio(tool)} ` +
-        `(target ≥ ${connections === 1 ? '0.50, p99 ≤ 2 ms' : '0.40'}); REST p99 ${rest.p99.toFixed(2)} ms`,
+      `  release status: REST ${ratio(rest)}${eachRound(rest, floor)}, GraphQL ${ratio(graphqlHttp)}, agent tool ${ratio(tool)} ` +
+        `(target ≥ ${connections === 1 ? '0.50, p99 ≤ 2 ms' : '0.40'}); REST p99 ${medianRound(rest).p99.toFixed(2)} ms`,
     );
-    const ofRest = (m: Measurement) => (m.requestsPerSecond / rest.requestsPerSecond).toFixed(3);
+    const ofRest = (row: Measurement[]) => `${show(throughput(row, rest))}${eachRound(row, rest)}`;
     console.log(
       `ratios to the REST status (throughput): GraphQL persisted POST ${ofRest(persistedPost)}, GET ` +
-        `${ofRest(persistedGet)} (target ≥ 0.90; p99 ${persistedPost.p99.toFixed(2)} / ${persistedGet.p99.toFixed(2)} ms), ` +
-        `GraphQL as text ${ofRest(graphqlHttp)} (target ≥ 0.60), a different text each time ${ofRest(newDocuments)}, ` +
+        `${ofRest(persistedGet)} (target ≥ 0.90; p99 ${medianRound(persistedPost).p99.toFixed(2)} / ` +
+        `${medianRound(persistedGet).p99.toFixed(2)} ms), GraphQL as text ${show(throughput(graphqlHttp, rest))} ` +
+        `(target ≥ 0.60), a different text each time ${show(throughput(newDocuments, rest))}, ` +
         `agent tool ${ofRest(tool)} (target ≥ 0.85)`,
     );
-    // CPU per request moves less with other work on the machine than throughput: the same comparison
-    // as the REST route's server CPU per request over each row's.
-    const cpuOfRest = (m: Measurement) =>
-      rest.serverCpuMicros && m.serverCpuMicros ? (rest.serverCpuMicros / m.serverCpuMicros).toFixed(3) : '-';
+    const cpuOfRest = (row: Measurement[]) => show(cpu(row, rest));
     console.log(
       `by server CPU per request, REST's ÷ the row's: GraphQL persisted POST ${cpuOfRest(persistedPost)}, GET ` +
         `${cpuOfRest(persistedGet)}, as text ${cpuOfRest(graphqlHttp)}, a different text each time ` +
-        `${cpuOfRest(newDocuments)}, agent tool ${cpuOfRest(tool)}; bare express's ÷ REST's ${
-          floor.serverCpuMicros && rest.serverCpuMicros
-            ? (floor.serverCpuMicros / rest.serverCpuMicros).toFixed(3)
-            : '-'
-        }`,
+        `${cpuOfRest(newDocuments)}, agent tool ${cpuOfRest(tool)}; bare express's ÷ REST's ${show(cpu(rest, floor))}`,
     );
     console.log(
-      `a body's own cost: bare express POST ÷ GET ${(floorPost.requestsPerSecond / floor.requestsPerSecond).toFixed(3)} ` +
-        `(throughput), ${floor.serverCpuMicros && floorPost.serverCpuMicros ? (floor.serverCpuMicros / floorPost.serverCpuMicros).toFixed(3) : '-'} (server CPU)`,
+      `a body's own cost: bare express POST ÷ GET ${show(throughput(floorPost, floor))} (throughput), ` +
+        `${show(cpu(floorPost, floor))} (server CPU)`,
     );
     // HTTP's own share of the agent's gap: the same request and answer bytes on bare express.
     console.log(
-      `the agent's bytes on bare express: tools/call POST ÷ REST status GET ${(floorAgentBytes.requestsPerSecond / floorRestBytes.requestsPerSecond).toFixed(3)} ` +
-        `(throughput; the service's agent ÷ REST ${ofRest(tool)}), ${floorRestBytes.serverCpuMicros && floorAgentBytes.serverCpuMicros ? (floorRestBytes.serverCpuMicros / floorAgentBytes.serverCpuMicros).toFixed(3) : '-'} (server CPU)`,
+      `the agent's bytes on bare express: tools/call POST ÷ REST status GET ${show(throughput(floorAgentBytes, floorRestBytes))} ` +
+        `(throughput; the service's agent ÷ REST ${show(throughput(tool, rest))}), ${show(cpu(floorAgentBytes, floorRestBytes))} (server CPU)`,
     );
   }
 
