@@ -1,12 +1,9 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { appDatabase } from '../../src/app-database.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeConnectionQueries } from '../../src/platform/db/connection-query.ts';
 import { runSql } from '../../src/platform/db/direct-sql.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
 import { PreparedStatementNames } from '../../src/platform/db/prepared-statements.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { useOneConnectionOrms } from '../support/orm.ts';
 
 /** What each call to pg's own query was given: whether a callback came with it, and its text. */
 function watchPgQueries() {
@@ -25,23 +22,9 @@ function watchPgQueries() {
 }
 
 describe('how the ORM connections run statements', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  const orms: MikroORM[] = [];
-  const open = async (preparedStatements: boolean) => {
-    const orm = await MikroORM.init(ormConfig(database.url, appDatabase, { poolMax: 1, preparedStatements }));
-    orms.push(orm);
-    return orm;
-  };
+  const { open, url } = useOneConnectionOrms('connection_query');
   let watching: ReturnType<typeof watchPgQueries> | undefined;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('connection_query');
-  });
   afterEach(() => watching?.restore());
-  afterAll(async () => {
-    for (const orm of orms) await orm.close();
-    await database.drop();
-  });
 
   it.each([true, false])(
     'by pg’s callback form, with or without prepared statements (%s), answering as before',
@@ -72,7 +55,7 @@ describe('how the ORM connections run statements', () => {
   });
 
   it('leaves a call that brings its own callback, or no values, to pg as it came', async () => {
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const pool = new pg.Pool({ connectionString: url(), max: 1 });
     routeConnectionQueries(pool, new PreparedStatementNames());
     const client = await pool.connect();
     try {

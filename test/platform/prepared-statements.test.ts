@@ -1,10 +1,8 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appDatabase } from '../../src/app-database.ts';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { describe, expect, it } from 'vitest';
 import { runSql } from '../../src/platform/db/direct-sql.ts';
-import { ormConfig } from '../../src/platform/db/orm.ts';
 import { PreparedStatementNames } from '../../src/platform/db/prepared-statements.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { useOneConnectionOrms } from '../support/orm.ts';
 
 describe('which statements are prepared', () => {
   it('a text from its second use, under one name from then on', () => {
@@ -52,14 +50,8 @@ describe('which statements are prepared', () => {
 });
 
 describe('prepared statements on the ORM connections', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  const orms: MikroORM[] = [];
-  const open = async (preparedStatements: boolean) => {
-    // One connection: every statement of a test runs on the same one.
-    const orm = await MikroORM.init(ormConfig(database.url, appDatabase, { poolMax: 1, preparedStatements }));
-    orms.push(orm);
-    return orm;
-  };
+  // One connection: every statement of a test runs on the same one.
+  const { open } = useOneConnectionOrms('prepared');
   const preparedTexts = async (orm: MikroORM) =>
     (
       await orm.em
@@ -67,14 +59,6 @@ describe('prepared statements on the ORM connections', () => {
         .getConnection()
         .execute<{ statement: string }[]>('select statement from pg_prepared_statements')
     ).map((row) => row.statement);
-
-  beforeAll(async () => {
-    database = await createTestDatabase('prepared');
-  });
-  afterAll(async () => {
-    for (const orm of orms) await orm.close();
-    await database.drop();
-  });
 
   it('prepares a repeated statement once, and answers it as before', async () => {
     const orm = await open(true);
