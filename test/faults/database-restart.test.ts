@@ -5,6 +5,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import { ormConfig } from '../../src/app-database.ts';
+import { VERIFIED_TOKEN_TTL_MS } from '../../src/domains/accounts/verified-tokens.ts';
 import { Submitter } from '../durability/actors.ts';
 import { checkTrial, type TrialRecord, trialSettled } from '../durability/checks.ts';
 import { ResumingSubscriber } from '../durability/subscriber.ts';
@@ -81,11 +82,13 @@ describe('the database restarts under load', () => {
       );
       expect(status.status).toBe(200);
       expect(status.body).toMatchObject({ status: 'degraded', database: 'unreachable' });
+      // A token verified just before the outage is trusted for VERIFIED_TOKEN_TTL_MS (and a profile read
+      // as long): the surfaces reach the database, and refuse, once that has run out.
       const refused = await waitFor(
         async () =>
           new Set(prober.seen.filter((s) => s.at > wentAway && isUnavailable(s)).map((s) => s.surface)),
         (surfaces) => surfaces.size === 3,
-        5_000,
+        VERIFIED_TOKEN_TTL_MS + 5_000,
       );
       expect([...refused].sort()).toEqual(['agent', 'graphql', 'rest']);
       await sleep(1_000);
