@@ -41,6 +41,7 @@ import {
   type Measurement,
   measureHttp,
   measureInterleaved,
+  median,
   medianRound,
   printTable,
 } from './support/measure.ts';
@@ -55,7 +56,6 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Num
 const ONLY = process.env.BENCH_ONLY;
 /** `BENCH_ROUNDS=1` measures each row in one stretch (default: 3 rounds, rows taking turns). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const STORES = 25;
 const STATUS_QUERY = `query ReleaseStatus($id: ID!) { status: releaseStatus(releaseId: $id) {
   releaseId aggregateStatus pending stores { storeId storeName statusText urlInStore } fallback fallbackReason } }`;

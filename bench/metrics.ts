@@ -7,6 +7,7 @@
 
 import { restRoutes } from '../facades/rest/routes/index.ts';
 import { Metrics } from '../src/platform/metrics/index.ts';
+import { median } from './support/measure.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1_000_000);
 const ROUNDS = 7;
@@ -43,7 +44,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 console.log(`-- ns per call, median of ${ROUNDS} interleaved rounds of ${ITERATIONS} --`);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const floor = median(rounds.get('floor: performance.now()')!);
 for (const [name, values] of rounds) {
   const ns = median(values);

@@ -24,6 +24,7 @@ import {
   type Measurement,
   measureHttp,
   measureInProcess,
+  median,
   medianRound,
   printTable,
 } from './support/measure.ts';
@@ -107,7 +108,6 @@ try {
 
   const load = () => os.loadavg()[0]!.toFixed(2);
   const loads: string[] = [load()];
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
   /** The service and the floor at one connection count, taking turns; the median rounds and ratios. */
   const inTurns = async (connections: number, label: string, floorLabel: string) => {
     const service: Measurement[] = [];

@@ -186,6 +186,10 @@ export async function measureInProcess(
   };
 }
 
+/** The middle value (the upper of the two middle ones for an even count); the values are not reordered. */
+export const median = (values: readonly number[]): number =>
+  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
 /** The round of median throughput, with its own latencies and CPU: one real measurement, not a blend. */
 export function medianRound(rounds: Measurement[]): Measurement {
   const sorted = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll } from 'vitest';
 import { appDatabase, ormConfig } from '../../src/app-database.ts';
-import { ormConfig as connectionConfig } from '../../src/platform/db/orm.ts';
+import { ormConfig as platformOrmConfig } from '../../src/platform/db/orm.ts';
 import { createTestDatabase } from './database.ts';
 
 /** An ORM on a fresh, migrated database of its own, for tests of domain code without a server. */
@@ -45,7 +45,7 @@ export function useOneConnectionOrms(label: string) {
   return {
     url,
     open: async (preparedStatements: boolean) => {
-      const config = connectionConfig(url(), appDatabase, { poolMax: 1, preparedStatements });
+      const config = platformOrmConfig(url(), appDatabase, { poolMax: 1, preparedStatements });
       const orm = await MikroORM.init(config);
       orms.push(orm);
       return orm;
