@@ -1,5 +1,8 @@
 import { request } from '../support/http.ts';
 
+/** A probe without an answer this long counts as dropped (status null), and its loop goes on. */
+const PROBE_TIMEOUT_MS = 10_000;
+
 /** One answer a probe saw: the surface, the HTTP status, and what the answer says went wrong. */
 export interface Seen {
   surface: 'rest' | 'graphql' | 'agent';
@@ -60,7 +63,10 @@ export class Prober {
   async rest(): Promise<Seen> {
     const at = Date.now();
     try {
-      const answer = await request(this.#url(), 'GET', '/v1/me', { token: this.#token });
+      const answer = await request(this.#url(), 'GET', '/v1/me', {
+        token: this.#token,
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
       return {
         surface: 'rest',
         at,
@@ -78,6 +84,7 @@ export class Prober {
     try {
       const answer = await request(this.#url(), 'POST', '/graphql', {
         token: this.#token,
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
         body: { query: '{ me { id email } }' },
       });
       const error = answer.body?.errors?.[0]?.extensions;
@@ -98,6 +105,7 @@ export class Prober {
     try {
       const answer = await request(this.#url(), 'POST', '/api/mcp', {
         token: this.#token,
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
         body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_profile', arguments: {} } },
       });
       const error = answer.body?.error;

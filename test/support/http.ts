@@ -9,7 +9,13 @@ export async function request<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -21,7 +27,13 @@ export async function request<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: options.signal,
+  });
   const text = await response.text();
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   return {

@@ -2,6 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort } from '../../src/platform/free-port.ts';
 
+/** The server's default SHUTDOWN_GRACE_SECONDS. */
+const DEFAULT_GRACE_SECONDS = 10;
+/** Past the grace: the server exits by itself 5 s later (facades/main.ts); this leaves it 10. */
+const STOP_MARGIN_MS = 10_000;
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -9,7 +14,10 @@ export interface ServerProcess {
   log(): string;
   /** Resolves with the exit code (null when a signal ended it) once its output is all read. */
   exited: Promise<number | null>;
-  /** SIGTERM and wait (a no-op once it has exited). */
+  /**
+   * SIGTERM and wait (a no-op once it has exited). A process still running once its grace period and
+   * its own last-resort exit have passed is killed, and the stop rejects, saying so with its last lines.
+   */
   stop(): Promise<void>;
   kill9(): Promise<void>;
 }
@@ -50,8 +58,24 @@ export async function startServerProcess(env: Record<string, string>, port?: num
     exited: exitCode,
     stop: async () => {
       if (exited()) return;
+      const graceSeconds = Number(env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_GRACE_SECONDS);
+      const exit = once(child, 'exit');
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      let timer: NodeJS.Timeout | undefined;
+      const hung = await Promise.race([
+        exit.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), graceSeconds * 1000 + STOP_MARGIN_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!hung) return;
+      child.kill('SIGKILL');
+      await exit;
+      const tail = output.split('\n').slice(-20).join('\n');
+      throw new Error(
+        `the server did not stop on SIGTERM within ${graceSeconds} s and a margin; killed:\n${tail}`,
+      );
     },
     kill9: async () => {
       if (exited()) return;
