@@ -29,6 +29,12 @@ class AnnounceError extends Error {
  * publishes whatever was committed meanwhile, in cursor order. Rows whose cursors a lost connection
  * may have committed without publishing them are handed on by the pub/sub's catch-up, read from the
  * outbox.
+ *
+ * A publish that fails after the commit (Redis away, or not answering in time) leaves events every
+ * listener may never hear of: a listener only reads a hole from the outbox when a later event shows
+ * it (or when its own connection comes back, which need not happen). So the relay announces the newest
+ * of them again on each run (at least once a second) until it goes through, or until a later batch
+ * is published, which shows the same hole.
  */
 export class OutboxRelay {
   readonly #pubsub: PubSub;
@@ -44,6 +50,8 @@ export class OutboxRelay {
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
   #lastWarnedAt = 0;
+  /** The newest event whose announcement failed, until an announcement after it goes through. */
+  #unannounced: PublishedEvent | null = null;
   readonly #observeLag: (seconds: number) => void;
 
   /**
@@ -205,14 +213,24 @@ export class OutboxRelay {
       const events: PublishedEvent[] = rows.map(toPublishedEvent).sort((a, b) => a.cursor - b.cursor);
       const now = Date.now();
       for (const row of rows) this.#observeLag((now - new Date(row.created_at).getTime()) / 1000);
-      if (events.length > 0)
-        await this.#pubsub.publish(events).catch((cause: unknown) => {
-          throw new AnnounceError(cause);
-        });
+      if (events.length > 0) await this.#announce(events);
+      else if (this.#unannounced) await this.#announce([this.#unannounced]);
       return rows.length;
     } finally {
       await client.query('select pg_advisory_unlock($1)', [RELAY_LOCK_KEY]).catch(() => undefined);
     }
+  }
+
+  /** Publishes events in cursor order; on failure keeps the newest to announce again (see above). */
+  async #announce(events: PublishedEvent[]): Promise<void> {
+    try {
+      await this.#pubsub.publish(events);
+    } catch (cause) {
+      const newest = events.at(-1)!;
+      if (!this.#unannounced || newest.cursor > this.#unannounced.cursor) this.#unannounced = newest;
+      throw new AnnounceError(cause);
+    }
+    if (this.#unannounced && events.at(-1)!.cursor >= this.#unannounced.cursor) this.#unannounced = null;
   }
 
   async stop(): Promise<void> {
