@@ -52,16 +52,23 @@ async function survivingRelay(transport: PubSub): Promise<void> {
   stops.push(() => relay.stop());
 }
 
+/**
+ * This process's view of the shared pub/sub (Redis in production: any transport does), with the gap
+ * fill reading the outbox, and what one account's subscriber receives through it.
+ */
+async function listening(accountId: string) {
+  const transport = createLocalPubSub();
+  const events = withGapFill(transport, {
+    lastCursor: () => lastPublishedCursor(orm().em.fork()),
+    between: (after, before) => publishedBetween(orm().em.fork(), after, before),
+  });
+  return { transport, received: await subscriber(events, accountId) };
+}
+
 describe('events from other processes, with holes filled from the outbox', () => {
   it('a relay killed between its commit and its publish: the next event brings the missed ones first, in order', async () => {
     const accountId = randomUUID();
-    // This process's view of the shared pub/sub (Redis in production: any transport does).
-    const transport = createLocalPubSub();
-    const events = withGapFill(transport, {
-      lastCursor: () => lastPublishedCursor(orm().em.fork()),
-      between: (after, before) => publishedBetween(orm().em.fork(), after, before),
-    });
-    const received = await subscriber(events, accountId);
+    const { transport, received } = await listening(accountId);
 
     // Another process's relay assigns cursors to two events and dies before publishing them.
     await emit(accountId, 1);
@@ -78,12 +85,7 @@ describe('events from other processes, with holes filled from the outbox', () =>
 
   it('a publish that fails after the commit: the relay announces again until it goes through, no later event needed', async () => {
     const accountId = randomUUID();
-    const transport = createLocalPubSub();
-    const events = withGapFill(transport, {
-      lastCursor: () => lastPublishedCursor(orm().em.fork()),
-      between: (after, before) => publishedBetween(orm().em.fork(), after, before),
-    });
-    const received = await subscriber(events, accountId);
+    const { transport, received } = await listening(accountId);
     // Redis as a process's relay may meet it just after an outage: the commit goes through, the
     // announcement fails, and no listener's connection comes back afterwards to read the outbox.
     let reachable = false;
