@@ -60,13 +60,19 @@ export class Prober {
     await this.#loop;
   }
 
+  /** One request as the account, given up after PROBE_TIMEOUT_MS. */
+  #ask(method: string, path: string, body?: unknown) {
+    return request(this.#url(), method, path, {
+      token: this.#token,
+      body,
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+  }
+
   async rest(): Promise<Seen> {
     const at = Date.now();
     try {
-      const answer = await request(this.#url(), 'GET', '/v1/me', {
-        token: this.#token,
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-      });
+      const answer = await this.#ask('GET', '/v1/me');
       return {
         surface: 'rest',
         at,
@@ -82,11 +88,7 @@ export class Prober {
   async graphql(): Promise<Seen> {
     const at = Date.now();
     try {
-      const answer = await request(this.#url(), 'POST', '/graphql', {
-        token: this.#token,
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-        body: { query: '{ me { id email } }' },
-      });
+      const answer = await this.#ask('POST', '/graphql', { query: '{ me { id email } }' });
       const error = answer.body?.errors?.[0]?.extensions;
       return {
         surface: 'graphql',
@@ -103,10 +105,11 @@ export class Prober {
   async agent(): Promise<Seen> {
     const at = Date.now();
     try {
-      const answer = await request(this.#url(), 'POST', '/api/mcp', {
-        token: this.#token,
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_profile', arguments: {} } },
+      const answer = await this.#ask('POST', '/api/mcp', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_profile', arguments: {} },
       });
       const error = answer.body?.error;
       return {
