@@ -23,6 +23,10 @@ class AnnounceError extends Error {
  * Publishes outbox rows. One relay at a time across all instances (a session advisory lock held over
  * "assign cursors, commit, publish"), so publication order is cursor order everywhere. Rows are claimed
  * by `cursor is null`, never by id ranges, so a transaction that commits late is still published.
+ * Within a batch, cursors follow the ids (the order the events were written, which is commit order for
+ * changes that wait on each other's locks): numbered in a sorted select, since an UPDATE joined to the
+ * claimed rows assigns `nextval` in whatever order its plan reads the table (a hash join scanning the
+ * heap, say, which is not id order once rows have moved).
  *
  * The relay keeps one connection of its own (LISTEN, and the session lock). When it is lost (the
  * database restarted, a network cut), the relay connects again with backoff, listens again and
@@ -198,9 +202,11 @@ export class OutboxRelay {
       ({ rows } = await client.query<OutboxRow>(
         `with next as (
            select id from outbox_events where cursor is null order by id limit ${BATCH} for update skip locked
+         ), numbered as materialized (
+           select id, nextval('outbox_events_cursor_seq') as cursor from next order by id
          )
-         update outbox_events e set cursor = nextval('outbox_events_cursor_seq'), published_at = now()
-           from next where e.id = next.id
+         update outbox_events e set cursor = numbered.cursor, published_at = now()
+           from numbered where e.id = numbered.id
          returning e.id, e.account_id, e.release_id, e.type, e.payload, e.created_at, e.cursor`,
       ));
       await client.query('commit');
