@@ -46,8 +46,15 @@ describe('SQL statements per request on the hot reads', () => {
     ['GET /v1/releases/{id}', '/v1/releases/:id', 'token', 1],
     ['GET /v1/releases', '/v1/releases', 'token', 1],
   ] as const)('%s runs exactly its budget of statements', async (_name, path, auth, most) => {
-    await statements(path.replace(':id', releaseId), auth ? account.token : null); // warm
-    const count = await statements(path.replace(':id', releaseId), auth ? account.token : null);
+    const read = () => statements(path.replace(':id', releaseId), auth ? account.token : null);
+    // A commit of the process's background work (the delivery runner's resume sweep, once a minute)
+    // between the warming read and the counted one clears the caches, and a polled read then loads
+    // again: the fewest of up to three rounds is the figure. A read over its budget is over every time.
+    let count = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 3 && count > most; round++) {
+      await read(); // warm
+      count = Math.min(count, await read());
+    }
     expect(count).toBe(most);
   });
 
