@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setSandboxOffline } from '../../src/domains/delivery/adapters/sandbox/sandbox-control.ts';
 import { advanceDue } from '../../src/domains/delivery/advance-due.ts';
 import { readRecordedDelivery, recordedStatuses } from '../../src/domains/delivery/recorded-delivery.ts';
+import { resumeDeliveries } from '../../src/domains/delivery/resume.ts';
 import { dispatchEvents } from '../../src/domains/webhooks/dispatch.ts';
 import { sendDueWebhooks } from '../../src/domains/webhooks/send-due.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
@@ -81,7 +82,7 @@ describe('the cached release status', () => {
     expect(foreign.body.code).toBe('release_not_owned');
   });
 
-  it('webhook bookkeeping commits keep the cache; every other commit clears it', async () => {
+  it('bookkeeping commits (webhooks, the resume sweep) keep the cache; every other commit clears it', async () => {
     const account = await accountWithToken(app().em(), { credits: 10 });
     const assets = await uploadAssets(app().url, account);
     const submitted = await request(app().url, 'POST', '/v1/releases', {
@@ -101,10 +102,11 @@ describe('the cached release status', () => {
         5_000,
       );
     // The dispatcher polls several times a second; an empty round commits a claim transaction. Then
-    // an event is dispatched. Neither clears the cache; the process's own background work does
-    // whenever it commits (the delivery runner's resume sweep, once a minute, among others), so the
-    // round is tried until one meets no such commit. A bookkeeping commit that cleared the cache would
-    // fail every round.
+    // an event is dispatched, and the delivery runner's resume sweep re-sends its wake-up jobs (once a
+    // minute in every worker). None clears the cache; the process's other background work does
+    // whenever it commits, so the round is tried until one meets no such commit. A bookkeeping commit
+    // that cleared the cache would fail every round.
+    let resumed = 0;
     const keptThroughBookkeeping = await waitFor(
       async () => {
         expect(await stored()).toBeGreaterThan(0);
@@ -124,12 +126,15 @@ describe('the cached release status', () => {
           createdAt: new Date().toISOString(),
         };
         await dispatchEvents(app().em(), [event], new Date());
+        resumed = await resumeDeliveries(app().em());
         return cache.size;
       },
       (size) => size > 0,
       10_000,
     );
     expect(keptThroughBookkeeping).toBeGreaterThan(0);
+    // The sweep wrote a job (the submitted release has a step due), so its commit was not empty.
+    expect(resumed).toBeGreaterThan(0);
 
     await app()
       .em()
