@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { AnswerTags, tagOfAnswer } from '../../facades/graphql/persisted/answer-tags.ts';
 import {
   PersistedDocumentStore,
   REGISTRATION_LIMITS,
@@ -144,6 +145,49 @@ describe('persisted documents on /graphql: Automatic Persisted Queries and docum
     expect(unknown.text).toContain('persisted_query_not_found');
   });
 
+  it('a GET URL is read once and then serves every request for it, as the text would be answered', async () => {
+    const accounts = [await accountWithToken(app().em()), await accountWithToken(app().em())];
+    await client(() => app().url, accounts[0]!.token).post({ query: RELEASE, extensions: apq(RELEASE) });
+    for (const variables of [{ id: FOREIGN_RELEASE }, { id: 42 }]) {
+      for (const account of [...accounts, ...accounts]) {
+        const { get } = client(() => app().url, account.token);
+        const byText = await get({ query: RELEASE, variables: JSON.stringify(variables) });
+        const byId = await get({
+          documentId: `sha256:${sha256(RELEASE)}`,
+          variables: JSON.stringify(variables),
+        });
+        expect(byId.status, JSON.stringify(variables)).toBe(byText.status);
+        expect(byId.text, JSON.stringify(variables)).toBe(byText.text);
+      }
+    }
+  });
+
+  it("a polled GET's tag follows its answer: changed, the old tag gets the new answer", async () => {
+    const account = await accountWithToken(app().em());
+    const { post, get } = client(() => app().url, account.token);
+    await post({ query: ME, extensions: apq(ME) });
+    const poll = (tag?: string) =>
+      get({ documentId: `sha256:${sha256(ME)}` }, tag ? { 'if-none-match': tag } : {});
+    const first = await poll();
+    const before = first.headers.get('etag')!;
+    expect(before).toBe(tagOfAnswer(first.text));
+    expect((await poll(before)).status).toBe(304);
+
+    await app()
+      .em()
+      .transactional((tem) =>
+        tem.execute('update accounts set first_name = ? where id = ?', ['Renamed', account.accountId]),
+      );
+    const changed = await poll(before);
+    expect(changed.status).toBe(200);
+    expect(JSON.parse(changed.text)).toMatchObject({ data: { me: { firstName: 'Renamed' } } });
+    const after = changed.headers.get('etag')!;
+    expect(after).not.toBe(before);
+    expect(after).toBe(tagOfAnswer(changed.text));
+    expect((await poll(after)).status).toBe(304);
+    expect((await poll(before)).status).toBe(200);
+  });
+
   it('a document over the limits is refused when it would register, and stays unregistered', async () => {
     const { token } = await accountWithToken(app().em());
     const { post } = client(() => app().url, token);
@@ -248,6 +292,23 @@ describe('the media type a regular answer is written in, as yoga chooses it', ()
     expect(acceptedMediaType('application/json; charset=latin1')).toBeNull();
     expect(acceptedMediaType('text/event-stream')).toBeNull();
     expect(acceptedMediaType('text/html, */*;q=0.8')).toBeNull();
+  });
+});
+
+describe("a GET answer's tag", () => {
+  it("is its answer's SHA-256 whoever asked for the URL, kept answers compared whole", () => {
+    const tags = new AnswerTags();
+    const url = '/?documentId=sha256%3Aabc';
+    const answer = JSON.stringify({ data: { me: { email: 'a@example.com' } } });
+    expect(tags.tagFor(url, answer)).toBe(tagOfAnswer(answer));
+    // The same text in another string (every request serialises its own): the kept tag.
+    expect(tags.tagFor(url, JSON.stringify(JSON.parse(answer)))).toBe(tagOfAnswer(answer));
+    // Another answer for the URL (another caller, or a change): its own tag, then kept in turn.
+    const other = answer.replace('a@', 'b@');
+    expect(tags.tagFor(url, other)).toBe(tagOfAnswer(other));
+    expect(tags.tagFor(url, answer)).toBe(tagOfAnswer(answer));
+    expect(tagOfAnswer(other)).not.toBe(tagOfAnswer(answer));
+    expect(tagOfAnswer(answer)).toMatch(/^"[\w-]{27}"$/);
   });
 });
 

@@ -1,4 +1,3 @@
-import { hash as digest } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type ExecutionResult, execute } from 'graphql';
 import { authenticate, bearerToken, createContext } from '../../../schema/context.ts';
@@ -15,6 +14,7 @@ import { countError, observeRequest } from '../../metrics.ts';
 import { inExecutorOrder, placed } from '../compiled-repeats.ts';
 import { countGraphQLError } from '../error-metrics.ts';
 import { sendGraphQLRefusal } from '../media-types.ts';
+import { AnswerTags } from './answer-tags.ts';
 import {
   compiledOf,
   DocumentRefusedError,
@@ -90,14 +90,16 @@ export function persistedDocumentPath(
   store: PersistedDocumentStore,
   options: PersistedPathOptions,
 ): RequestHandler {
+  const tags = new AnswerTags();
   return (req: Request, res: Response, next: NextFunction) => {
-    answer(app, store, options, req, res, next).catch(next);
+    answer(app, store, tags, options, req, res, next).catch(next);
   };
 }
 
 async function answer(
   app: AppServices,
   store: PersistedDocumentStore,
+  tags: AnswerTags,
   { trustedOnly }: PersistedPathOptions,
   req: Request,
   res: Response,
@@ -114,7 +116,7 @@ async function answer(
     next();
     return;
   }
-  if (!(await run(app, store, found, reference, req, res))) {
+  if (!(await run(app, store, tags, found, reference, req, res))) {
     asTextRequest(req, reference, found.source);
     next();
   }
@@ -265,6 +267,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 async function run(
   app: AppServices,
   store: PersistedDocumentStore,
+  tags: AnswerTags,
   document: PersistedDocument,
   reference: DocumentReference,
   req: Request,
@@ -330,7 +333,7 @@ async function run(
   res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
   if (isGet) {
     // A poll answered the same as before is a 304: the client keeps what it has.
-    const tag = `"${digest('sha256', body, 'base64url').slice(0, 27)}"`;
+    const tag = tags.tagFor(req.url, body);
     res.setHeader('ETag', tag);
     res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('Vary', 'Authorization');

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { LRUCache } from 'lru-cache';
 
 /**
  * What a /graphql request says about the document it runs, read from a JSON POST body or a GET's
@@ -30,24 +31,44 @@ function jsonParameter(value: unknown): unknown {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** What the GET references read from their URLs keep: a few hundred URLs, each no longer than 4,096 characters. */
+export const GET_REFERENCE_LIMITS = { urls: 256, urlCharacters: 4_096 } as const;
+
+/**
+ * GET references by URL: a dashboard polls the same URL, whose query string and variables are read
+ * once. A kept reference serves every request for its URL, so it is frozen whole (variables included).
+ */
+const getReferences = new LRUCache<string, DocumentReference>({ max: GET_REFERENCE_LIMITS.urls });
+
 /** The reference a request carries, or null when the request is not one this path reads (yoga answers). */
 export function documentReferenceOf(req: Request): DocumentReference | null {
-  let fields: Record<string, unknown>;
-  if (req.method === 'POST') {
-    if (!isObject(req.body)) return null;
-    fields = req.body;
-  } else if (req.method === 'GET' || req.method === 'HEAD') {
-    const query = req.query as Record<string, unknown>;
-    fields = {
-      query: query.query,
-      documentId: query.documentId,
-      operationName: query.operationName,
-      variables: jsonParameter(query.variables),
-      extensions: jsonParameter(query.extensions),
-    };
-  } else {
-    return null;
+  if (req.method === 'POST') return isObject(req.body) ? referenceIn(req.body) : null;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  const url = req.url;
+  const kept = getReferences.get(url);
+  if (kept !== undefined) return kept;
+  const query = req.query as Record<string, unknown>;
+  const reference = referenceIn({
+    query: query.query,
+    documentId: query.documentId,
+    operationName: query.operationName,
+    variables: jsonParameter(query.variables),
+    extensions: jsonParameter(query.extensions),
+  });
+  if (reference && url.length <= GET_REFERENCE_LIMITS.urlCharacters)
+    getReferences.set(url, deepFrozen(reference));
+  return reference;
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const each of Object.values(value)) deepFrozen(each);
+    Object.freeze(value);
   }
+  return value;
+}
+
+function referenceIn(fields: Record<string, unknown>): DocumentReference | null {
   const { query, documentId, operationName, variables, extensions } = fields;
   if (extensions === UNREADABLE || variables === UNREADABLE) return null;
   if (extensions !== undefined && extensions !== null && !isObject(extensions)) return null;
