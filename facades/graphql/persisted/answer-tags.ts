@@ -2,10 +2,11 @@ import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 /**
- * What the tags of GET answers keep: the last answer of a few hundred URLs, each answer no longer
- * than 16,384 characters (a 25-store status read's is about 2,200), so about 4 MB in all.
+ * What the tags of GET answers keep: the last answer of a few hundred URLs, each URL no longer than
+ * 4,096 characters and each answer than 16,384 (a 25-store status read's is about 2,200), so about
+ * 5 MB in all.
  */
-export const ANSWER_TAG_LIMITS = { urls: 256, answerCharacters: 16_384 } as const;
+export const ANSWER_TAG_LIMITS = { urls: 256, urlCharacters: 4_096, answerCharacters: 16_384 } as const;
 
 /** An answer's entity tag: its SHA-256, 27 characters of base64url, quoted. */
 export const tagOfAnswer = (answer: string): string =>
@@ -26,10 +27,7 @@ export class AnswerTags {
     const kept = this.last.get(url);
     if (kept !== undefined && kept.answer === answer) return kept.tag;
     const tag = tagOfAnswer(answer);
-    if (
-      answer.length <= ANSWER_TAG_LIMITS.answerCharacters &&
-      url.length <= ANSWER_TAG_LIMITS.answerCharacters
-    )
+    if (answer.length <= ANSWER_TAG_LIMITS.answerCharacters && url.length <= ANSWER_TAG_LIMITS.urlCharacters)
       this.last.set(url, { answer, tag });
     return tag;
   }
