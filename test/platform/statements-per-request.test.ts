@@ -47,7 +47,7 @@ describe('SQL statements per request on the hot reads', () => {
     ['GET /v1/releases', '/v1/releases', 'token', 1],
   ] as const)('%s runs exactly its budget of statements', async (_name, path, auth, most) => {
     const read = () => statements(path.replace(':id', releaseId), auth ? account.token : null);
-    // A commit of the process's background work (the delivery runner's resume sweep, once a minute)
+    // A commit of the process's background work (a delivery step of the test's release, among others)
     // between the warming read and the counted one clears the caches, and a polled read then loads
     // again: the fewest of up to three rounds is the figure. A read over its budget is over every time.
     let count = Number.POSITIVE_INFINITY;
